@@ -1,0 +1,118 @@
+#include "backends/cpu/CpuBackend.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+
+namespace {
+std::string cpuModelName() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) {
+      auto p = line.find(':');
+      if (p != std::string::npos) return line.substr(p + 2);
+    }
+  return "CPU";
+}
+}  // namespace
+
+CpuBackend::CpuBackend(const BackendOptions& options)
+    : Backend(BackendType::kCPU), pool_(std::make_unique<ThreadPool>(options.threads)) {}
+
+CpuBackend::~CpuBackend() = default;
+
+std::string CpuBackend::deviceName() const { return cpuModelName(); }
+
+std::unique_ptr<Execution> CpuBackend::onCreate(const Node& node, const Tensors& inputs,
+                                                const Tensors& outputs) {
+  const ExecutionCreator* c = ExecutionRegistry::instance().find(BackendType::kCPU, node.opType);
+  if (!c) return nullptr;
+  return (*c)(this, node, inputs, outputs);
+}
+
+Status CpuBackend::onAcquireBuffer(Tensor* t, StorageType storage) {
+  if (storage == StorageType::kStatic) {
+    const size_t bytes = t->byteSize();
+    void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+    if (!p) return Status::outOfMemory("CPU: cannot allocate " + std::to_string(bytes) +
+                                       " bytes for tensor " + t->describe());
+    t->setHostData(p, std::shared_ptr<void>(p, [](void* q) { std::free(q); }));
+    t->setDevice(this, nullptr);
+    return Status::ok();
+  }
+  MemoryPlanner::Block b = planner_.acquire(t->byteSize());
+  dynamicTensors_.push_back({t, b});
+  t->setHostData(nullptr);  // resolved in onResizeEnd, once the arena exists
+  t->setDevice(this, nullptr);
+  return Status::ok();
+}
+
+Status CpuBackend::onReleaseBuffer(Tensor* t, StorageType storage) {
+  if (storage == StorageType::kStatic) {
+    t->setHostData(nullptr);
+    return Status::ok();
+  }
+  for (auto it = dynamicTensors_.rbegin(); it != dynamicTensors_.rend(); ++it)
+    if (it->first == t) {
+      planner_.release(it->second);
+      return Status::ok();
+    }
+  return Status::internal("CPU: releasing tensor " + t->describe() + " that was never acquired");
+}
+
+void CpuBackend::onClearBuffers() {
+  dynamicTensors_.clear();
+  planner_.reset();
+  arena_.reset();
+}
+
+void CpuBackend::onResizeBegin() { onClearBuffers(); }
+
+Status CpuBackend::onResizeEnd() {
+  const size_t bytes = planner_.peakBytes();
+  void* p = std::aligned_alloc(64, bytes / 64 * 64 + 64);
+  if (!p) return Status::outOfMemory("CPU: cannot allocate the " + std::to_string(bytes) +
+                                     "-byte arena for intermediate tensors");
+  arena_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+  for (auto& tb : dynamicTensors_)
+    tb.first->setHostData(static_cast<uint8_t*>(p) + tb.second.offset);
+  return Status::ok();
+}
+
+Status CpuBackend::onCopyBuffer(const Tensor* src, Tensor* dst) {
+  if (!src->data() || !dst->data())
+    return Status::internal("CPU copy: tensor without host memory (" + src->describe() + " -> " +
+                            dst->describe() + ")");
+  if (src->shape() != dst->shape())
+    return Status::internal("CPU copy: shapes differ (" + src->describe() + " -> " + dst->describe() + ")");
+  if (src->dtype() == dst->dtype()) {
+    convertLayout(*src, *dst);
+    return Status::ok();
+  }
+  if (src->layout() != Layout::kNCHW || dst->layout() != Layout::kNCHW)
+    return Status::unsupported("CPU copy: dtype and layout change at once");
+  if (!convertDataType(*src, *dst))
+    return Status::unsupported("CPU copy: cannot convert " + src->describe() + " to " + dst->describe());
+  return Status::ok();
+}
+
+namespace {
+BackendRegistrar registerCpu(BackendFactory{
+    BackendType::kCPU,
+    [](const BackendOptions& o, std::unique_ptr<Backend>* out) {
+      *out = std::make_unique<CpuBackend>(o);
+      return Status::ok();
+    },
+    [] {
+      return "cpu: " + cpuModelName() + " (" + std::to_string(std::thread::hardware_concurrency()) +
+             " hardware threads)";
+    }});
+}  // namespace
+
+}  // namespace tessera

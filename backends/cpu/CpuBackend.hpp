@@ -1,0 +1,41 @@
+// The CPU backend: the reference every other backend is checked against. Host memory,
+// a thread pool, and a planning allocator that packs DYNAMIC tensors into one arena.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "backends/cpu/MemoryPlanner.hpp"
+#include "tessera/Backend.hpp"
+#include "tessera/ThreadPool.hpp"
+
+namespace tessera {
+
+class CpuBackend final : public Backend {
+ public:
+  explicit CpuBackend(const BackendOptions& options);
+  ~CpuBackend() override;
+
+  std::string deviceName() const override;
+  std::unique_ptr<Execution> onCreate(const Node& node, const Tensors& inputs,
+                                      const Tensors& outputs) override;
+  Status onAcquireBuffer(Tensor* t, StorageType storage) override;
+  Status onReleaseBuffer(Tensor* t, StorageType storage) override;
+  void onClearBuffers() override;
+  Status onCopyBuffer(const Tensor* src, Tensor* dst) override;
+  void onResizeBegin() override;
+  Status onResizeEnd() override;
+  size_t plannedPeakBytes() const override { return planner_.peakBytes(); }
+
+  ThreadPool& pool() { return *pool_; }
+
+ private:
+  std::unique_ptr<ThreadPool> pool_;
+  MemoryPlanner planner_;
+  std::vector<std::pair<Tensor*, MemoryPlanner::Block>> dynamicTensors_;
+  std::shared_ptr<void> arena_;
+};
+
+// The pool of the backend that owns an execution (CPU executions only).
+inline ThreadPool& cpuPool(Execution& e) { return static_cast<CpuBackend*>(e.backend())->pool(); }
+
+}  // namespace tessera

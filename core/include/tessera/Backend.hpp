@@ -1,0 +1,101 @@
+// Backend and Execution: the two interfaces every device implements (see docs/ARCHITECTURE.md).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tessera/Graph.hpp"
+#include "tessera/Status.hpp"
+#include "tessera/Tensor.hpp"
+
+namespace tessera {
+
+using Tensors = std::vector<Tensor*>;
+
+enum class BackendType : uint8_t { kCPU = 0, kOpenCL = 1, kVulkan = 2 };
+const char* backendTypeName(BackendType t);  // "cpu", "opencl", "vulkan"
+bool parseBackendType(const std::string& s, BackendType* out);
+
+enum class Precision : uint8_t { kFP32, kFP16 };
+
+enum class StorageType : uint8_t {
+  kStatic,   // lives as long as the session's plan (weights, graph outputs)
+  kDynamic,  // intermediate: released after its last consumer so memory is reused
+};
+
+class Backend;
+
+// One op on one backend. onResize does all shape-dependent work (scratch, work sizes,
+// GPU command recording); onExecute only runs.
+class Execution {
+ public:
+  explicit Execution(Backend* backend) : backend_(backend) {}
+  virtual ~Execution() = default;
+  Execution(const Execution&) = delete;
+  Execution& operator=(const Execution&) = delete;
+
+  // Layout negotiation (PPL.NN's "select format"): given the layouts the inputs are
+  // currently in, say which layouts this execution wants for its inputs and which it
+  // produces. The Session inserts conversions where they differ. Default: all NCHW.
+  virtual void selectLayouts(const std::vector<Layout>& available, const Tensors& inputs,
+                             std::vector<Layout>* inputLayouts,
+                             std::vector<Layout>* outputLayouts) const;
+
+  virtual Status onResize(const Tensors& inputs, const Tensors& outputs) {
+    (void)inputs; (void)outputs;
+    return Status::ok();
+  }
+  virtual Status onExecute(const Tensors& inputs, const Tensors& outputs) = 0;
+
+  Backend* backend() const { return backend_; }
+
+ private:
+  Backend* backend_;
+};
+
+struct BackendOptions {
+  Precision precision = Precision::kFP32;
+  int threads = 1;
+  std::string device;  // device selector (index or name substring); empty = default
+};
+
+class Backend {
+ public:
+  explicit Backend(BackendType type) : type_(type) {}
+  virtual ~Backend() = default;
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+
+  BackendType type() const { return type_; }
+  virtual std::string deviceName() const = 0;
+
+  // An execution for `node`, or nullptr when this backend cannot run it with these
+  // inputs (then the Session falls back to the next backend). Shapes are known.
+  virtual std::unique_ptr<Execution> onCreate(const Node& node, const Tensors& inputs,
+                                              const Tensors& outputs) = 0;
+
+  // Memory: give `t` storage for its shape/dtype/layout. DYNAMIC storage released with
+  // onReleaseBuffer may be handed to a later acquire (memory reuse).
+  virtual Status onAcquireBuffer(Tensor* t, StorageType storage) = 0;
+  virtual Status onReleaseBuffer(Tensor* t, StorageType storage) = 0;
+  // Drops all DYNAMIC storage (before re-planning).
+  virtual void onClearBuffers() = 0;
+
+  // Copies between a tensor of this backend and a host tensor (either direction), or
+  // between two tensors of this backend, converting layout (and dtype where needed).
+  virtual Status onCopyBuffer(const Tensor* src, Tensor* dst) = 0;
+
+  // Brackets: a GPU backend records in resize and submits once per execute.
+  virtual void onResizeBegin() {}
+  virtual Status onResizeEnd() { return Status::ok(); }
+  virtual void onExecuteBegin() {}
+  virtual Status onExecuteEnd() { return Status::ok(); }
+
+  // Bytes of DYNAMIC memory the last plan needs at its peak.
+  virtual size_t plannedPeakBytes() const { return 0; }
+
+ private:
+  BackendType type_;
+};
+
+}  // namespace tessera

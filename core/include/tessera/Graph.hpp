@@ -1,0 +1,69 @@
+// Graph: nodes in topological order, named values, constant initializers, graph inputs and
+// outputs. Built by the ONNX importer or by hand with GraphBuilder.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tessera/Attributes.hpp"
+#include "tessera/Status.hpp"
+#include "tessera/Tensor.hpp"
+
+namespace tessera {
+
+struct Node {
+  std::string name;
+  std::string opType;    // "Conv"
+  std::string domain;    // "" for the default ONNX domain
+  int opset = 17;        // the opset version of this node's domain in its model
+  std::vector<std::string> inputs;   // "" marks an omitted optional input
+  std::vector<std::string> outputs;  // "" marks an omitted optional output
+  Attributes attrs;
+
+  // "Conv 'conv1'" for messages.
+  std::string label() const;
+};
+
+struct ValueInfo {
+  std::string name;
+  DataType dtype = DataType::kF32;
+  std::vector<int64_t> dims;  // -1 marks a dimension that comes from the input given
+  bool hasShape = false;      // false when the model gives no shape at all
+};
+
+class Graph {
+ public:
+  std::vector<Node> nodes;
+  std::map<std::string, Tensor> initializers;  // host tensors, constant
+  std::vector<ValueInfo> inputs;               // graph inputs that are not initializers
+  std::vector<ValueInfo> outputs;
+  std::string name;
+
+  // Checks names: every node input is produced earlier, is a graph input or initializer.
+  // Reorders nodes topologically if needed.
+  Status validate();
+};
+
+// Builds graphs in C++: input → ops → output, values named automatically when not named.
+class GraphBuilder {
+ public:
+  std::string input(const std::string& name, DataType dtype, std::vector<int64_t> dims);
+  std::string constant(const std::string& name, Tensor value);
+  // Adds a node; returns its output names (`numOutputs` generated names).
+  std::vector<std::string> op(const std::string& opType, std::vector<std::string> inputs,
+                              Attributes attrs = {}, int numOutputs = 1,
+                              const std::string& nodeName = "");
+  std::string op1(const std::string& opType, std::vector<std::string> inputs,
+                  Attributes attrs = {}) {
+    return op(opType, std::move(inputs), std::move(attrs), 1)[0];
+  }
+  void output(const std::string& name, DataType dtype = DataType::kF32);
+  Status build(std::shared_ptr<Graph>* out);
+
+ private:
+  Graph g_;
+  int counter_ = 0;
+};
+
+}  // namespace tessera

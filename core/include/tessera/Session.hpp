@@ -1,0 +1,68 @@
+// Session: prepares a graph for running (shape inference, constant folding, backend
+// placement with fallback, layout conversions, memory plan) and runs it.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tessera/Backend.hpp"
+#include "tessera/Graph.hpp"
+
+namespace tessera {
+
+struct SessionOptions {
+  // Backends in order of preference; ops a backend cannot run fall to the next one.
+  // The CPU is always appended as the last resort.
+  std::vector<BackendType> backends = {BackendType::kCPU};
+  Precision precision = Precision::kFP32;
+  int threads = 1;
+  std::string device;  // passed to GPU backends: index or name substring
+};
+
+// Where each node ran, what the Session inserted, and the memory plan.
+struct PlacementReport {
+  struct NodePlacement {
+    std::string node;    // node label
+    std::string opType;
+    BackendType backend;
+    bool folded = false;  // evaluated at resize time as a constant
+  };
+  std::vector<NodePlacement> nodes;
+  std::vector<std::string> conversions;  // "x: cpu NCHW -> cpu NC4HW4"
+  size_t plannedPeakBytes = 0;           // dynamic memory the plan needs at its peak
+  size_t intermediateBytes = 0;          // the sum of all intermediate tensors
+  std::string toString() const;
+};
+
+class Session {
+ public:
+  ~Session();
+  // Creates the backends (a requested backend that cannot load makes this fail with the
+  // reason, unless it is optional: see `requireBackends`).
+  static Status create(std::shared_ptr<const Graph> graph, const SessionOptions& options,
+                       std::unique_ptr<Session>* out);
+
+  // Plans for these input shapes (all graph inputs). run() calls it when shapes change.
+  Status resize(const std::map<std::string, Shape>& inputShapes);
+  // Runs on host NCHW inputs; outputs are host NCHW tensors it allocates.
+  Status run(const std::map<std::string, Tensor>& inputs, std::map<std::string, Tensor>* outputs);
+
+  const PlacementReport& report() const;
+  const Graph& graph() const;
+  // The backends actually created, in preference order (the CPU last).
+  std::vector<BackendType> backends() const;
+  std::string deviceName(BackendType t) const;
+
+  // Per-step timing of the last run when profiling is on (ms, host clock).
+  void setProfiling(bool on);
+  std::vector<std::pair<std::string, double>> profile() const;
+
+  struct Impl;
+
+ private:
+  Session();
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tessera

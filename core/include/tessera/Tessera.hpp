@@ -1,0 +1,10 @@
+// The one header a user includes.
+#pragma once
+#include "tessera/Backend.hpp"
+#include "tessera/DataType.hpp"
+#include "tessera/Graph.hpp"
+#include "tessera/Registry.hpp"
+#include "tessera/Session.hpp"
+#include "tessera/Shape.hpp"
+#include "tessera/Status.hpp"
+#include "tessera/Tensor.hpp"

@@ -1,0 +1,28 @@
+// A small fixed thread pool for data-parallel loops in CPU kernels.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+namespace tessera {
+
+class ThreadPool {
+ public:
+  explicit ThreadPool(int threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int threads() const { return threads_; }
+  // Splits [0, n) into contiguous chunks and runs fn(begin, end) on each, the calling
+  // thread taking a share. Returns when all are done. Small loops run inline.
+  void parallelFor(int64_t n, const std::function<void(int64_t, int64_t)>& fn,
+                   int64_t minChunk = 1);
+
+  struct State;
+
+ private:
+  int threads_;
+  State* state_;
+};
+
+}  // namespace tessera

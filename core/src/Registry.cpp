@@ -1,0 +1,103 @@
+#include "tessera/Registry.hpp"
+
+#include <set>
+
+namespace tessera {
+
+Status ShapeContext::error(const std::string& message) const {
+  return Status::invalid(node.label() + ": " + message);
+}
+
+ShapeRegistry& ShapeRegistry::instance() {
+  static ShapeRegistry r;
+  return r;
+}
+
+void ShapeRegistry::add(ShapeRegistration r) {
+  const std::string key = r.domain + "::" + r.opType;
+  map_.emplace(key, std::move(r));
+}
+
+const ShapeFunction* ShapeRegistry::find(const std::string& domain, const std::string& opType,
+                                         int opset) const {
+  const std::string d = domain == "ai.onnx" ? "" : domain;
+  auto range = map_.equal_range(d + "::" + opType);
+  for (auto it = range.first; it != range.second; ++it)
+    if (opset >= it->second.sinceVersion && opset <= it->second.untilVersion) return &it->second.fn;
+  return nullptr;
+}
+
+bool ShapeRegistry::knows(const std::string& domain, const std::string& opType) const {
+  const std::string d = domain == "ai.onnx" ? "" : domain;
+  return map_.count(d + "::" + opType) != 0;
+}
+
+std::vector<std::string> ShapeRegistry::opTypes() const {
+  std::set<std::string> s;
+  for (const auto& kv : map_) s.insert(kv.second.opType);
+  return {s.begin(), s.end()};
+}
+
+ExecutionRegistry& ExecutionRegistry::instance() {
+  static ExecutionRegistry r;
+  return r;
+}
+
+void ExecutionRegistry::add(BackendType backend, const std::string& opType, ExecutionCreator c) {
+  map_[{backend, opType}] = std::move(c);
+}
+
+const ExecutionCreator* ExecutionRegistry::find(BackendType backend, const std::string& opType) const {
+  auto it = map_.find({backend, opType});
+  return it == map_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> ExecutionRegistry::opTypes(BackendType backend) const {
+  std::vector<std::string> out;
+  for (const auto& kv : map_) if (kv.first.first == backend) out.push_back(kv.first.second);
+  return out;
+}
+
+BackendRegistry& BackendRegistry::instance() {
+  static BackendRegistry r;
+  return r;
+}
+
+void BackendRegistry::add(BackendFactory f) { map_[f.type] = std::move(f); }
+
+const BackendFactory* BackendRegistry::find(BackendType t) const {
+  auto it = map_.find(t);
+  return it == map_.end() ? nullptr : &it->second;
+}
+
+std::vector<BackendType> BackendRegistry::types() const {
+  std::vector<BackendType> out;
+  for (const auto& kv : map_) out.push_back(kv.first);
+  return out;
+}
+
+const char* backendTypeName(BackendType t) {
+  switch (t) {
+    case BackendType::kCPU: return "cpu";
+    case BackendType::kOpenCL: return "opencl";
+    case BackendType::kVulkan: return "vulkan";
+  }
+  return "?";
+}
+
+bool parseBackendType(const std::string& s, BackendType* out) {
+  if (s == "cpu") *out = BackendType::kCPU;
+  else if (s == "opencl") *out = BackendType::kOpenCL;
+  else if (s == "vulkan") *out = BackendType::kVulkan;
+  else return false;
+  return true;
+}
+
+void Execution::selectLayouts(const std::vector<Layout>& available, const Tensors& inputs,
+                              std::vector<Layout>* inputLayouts,
+                              std::vector<Layout>* outputLayouts) const {
+  inputLayouts->assign(available.size(), Layout::kNCHW);
+  for (auto& l : *outputLayouts) l = Layout::kNCHW;
+}
+
+}  // namespace tessera

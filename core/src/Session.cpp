@@ -1,0 +1,440 @@
+// Session: shape inference + constant folding, placement with fallback, layout/backend
+// conversions, memory planning; then run() is a loop over prepared steps.
+#include "tessera/Session.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+
+namespace {
+
+// One step of the prepared plan: an op's execution, or a copy/conversion between variants.
+struct Step {
+  const Node* node = nullptr;  // null for a copy
+  Backend* backend = nullptr;
+  std::unique_ptr<Execution> exec;
+  Tensors inputs;
+  Tensors outputs;
+  std::string label;
+};
+
+// A graph value: its logical tensor (shape, dtype; host data when constant) and the
+// physical tensors (backend, layout) the plan made of it.
+struct Value {
+  Tensor logical;
+  bool constant = false;
+  Tensor* primary = nullptr;        // where its producer wrote it (null for constants)
+  std::vector<Tensor*> variants;    // primary first, then conversions
+};
+
+bool sameTensorPlace(const Tensor* t, Backend* b, Layout l) {
+  return t->backend() == b && t->layout() == l;
+}
+
+}  // namespace
+
+struct Session::Impl {
+  std::shared_ptr<const Graph> graph;
+  SessionOptions options;
+  std::vector<std::unique_ptr<Backend>> backends;  // preference order, CPU last
+  Backend* cpu = nullptr;
+
+  // The plan (rebuilt by resize).
+  std::map<std::string, Shape> plannedShapes;
+  bool planned = false;
+  std::map<std::string, Value> values;
+  std::vector<std::unique_ptr<Tensor>> tensors;  // owns every physical tensor
+  std::vector<Step> steps;                       // run every time
+  std::vector<Step> constantSteps;               // run once after planning (constant uploads)
+  std::map<std::string, Tensor*> inputTensors;   // graph input -> its CPU NCHW tensor
+  std::vector<std::unique_ptr<Execution>> foldExecutions;
+  PlacementReport report;
+  bool profiling = false;
+  std::vector<std::pair<std::string, double>> profile;
+
+  Tensor* newTensor(const Tensor& like, Backend* b, Layout l) {
+    auto t = std::make_unique<Tensor>(like.shape(), like.dtype(), l);
+    t->setName(like.name());
+    t->setDevice(b, nullptr);
+    tensors.push_back(std::move(t));
+    return tensors.back().get();
+  }
+
+  Status planNode(const Node& node);
+  Status fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs);
+  Status variantFor(Value& v, Backend* b, Layout l, Tensor** out);
+  Status planMemory();
+  Status runSteps(std::vector<Step>& list, bool timed);
+  Status copyBetween(Backend* owner, const Tensor* src, Tensor* dst);
+};
+
+Session::Session() : impl_(new Impl) {}
+Session::~Session() = default;
+
+Status Session::create(std::shared_ptr<const Graph> graph, const SessionOptions& options,
+                       std::unique_ptr<Session>* out) {
+  if (!graph) return Status::invalid("Session: no graph");
+  std::unique_ptr<Session> s(new Session);
+  Impl& m = *s->impl_;
+  m.graph = std::move(graph);
+  m.options = options;
+  BackendOptions bo;
+  bo.precision = options.precision;
+  bo.threads = std::max(1, options.threads);
+  bo.device = options.device;
+  std::vector<BackendType> order = options.backends;
+  order.erase(std::remove(order.begin(), order.end(), BackendType::kCPU), order.end());
+  order.push_back(BackendType::kCPU);  // the reference and last resort
+  for (BackendType t : order) {
+    const BackendFactory* f = BackendRegistry::instance().find(t);
+    if (!f) return Status::unavailable(std::string(backendTypeName(t)) + " backend is not built into this library");
+    std::unique_ptr<Backend> b;
+    Status st = f->create(bo, &b);
+    if (!st.isOk()) return st.withContext(std::string(backendTypeName(t)) + " unavailable");
+    if (t == BackendType::kCPU) m.cpu = b.get();
+    m.backends.push_back(std::move(b));
+  }
+  *out = std::move(s);
+  return Status::ok();
+}
+
+const PlacementReport& Session::report() const { return impl_->report; }
+const Graph& Session::graph() const { return *impl_->graph; }
+void Session::setProfiling(bool on) { impl_->profiling = on; }
+std::vector<std::pair<std::string, double>> Session::profile() const { return impl_->profile; }
+
+std::vector<BackendType> Session::backends() const {
+  std::vector<BackendType> out;
+  for (auto& b : impl_->backends) out.push_back(b->type());
+  return out;
+}
+
+std::string Session::deviceName(BackendType t) const {
+  for (auto& b : impl_->backends) if (b->type() == t) return b->deviceName();
+  return "";
+}
+
+// ---- resize ---------------------------------------------------------------------------------
+
+Status Session::resize(const std::map<std::string, Shape>& inputShapes) {
+  Impl& m = *impl_;
+  const Graph& g = *m.graph;
+  m.planned = false;
+  m.values.clear();
+  m.steps.clear();
+  m.constantSteps.clear();
+  m.inputTensors.clear();
+  m.foldExecutions.clear();
+  m.tensors.clear();
+  m.report = PlacementReport();
+  for (auto& b : m.backends) b->onResizeBegin();
+
+  for (const auto& kv : g.initializers) {
+    Value v;
+    v.logical = kv.second;
+    v.logical.setName(kv.first);
+    v.logical.setConstant(true);
+    v.constant = true;
+    m.values[kv.first] = v;
+  }
+  for (const ValueInfo& in : g.inputs) {
+    if (m.values.count(in.name)) continue;  // an initializer with a default value
+    auto it = inputShapes.find(in.name);
+    if (it == inputShapes.end()) return Status::invalid("missing input '" + in.name + "'");
+    const Shape& s = it->second;
+    if (in.hasShape) {
+      if (s.size() != in.dims.size())
+        return Status::invalid("input '" + in.name + "' must have rank " + std::to_string(in.dims.size()) +
+                               " but has shape " + shapeToString(s));
+      for (size_t d = 0; d < s.size(); ++d)
+        if (in.dims[d] >= 0 && in.dims[d] != s[d])
+          return Status::invalid("input '" + in.name + "' dimension " + std::to_string(d) + " must be " +
+                                 std::to_string(in.dims[d]) + " but is " + std::to_string(s[d]) +
+                                 " (shape " + shapeToString(s) + ")");
+    }
+    for (int64_t d : s)
+      if (d < 0) return Status::invalid("input '" + in.name + "' has a negative dimension: " + shapeToString(s));
+    Value v;
+    v.logical = Tensor(s, in.dtype);
+    v.logical.setName(in.name);
+    Tensor* t = m.newTensor(v.logical, m.cpu, Layout::kNCHW);
+    v.primary = t;
+    v.variants.push_back(t);
+    m.inputTensors[in.name] = t;
+    m.values[in.name] = v;
+  }
+  for (const auto& kv : inputShapes)
+    if (!m.values.count(kv.first))
+      return Status::invalid("'" + kv.first + "' is not an input of this graph");
+
+  for (const Node& node : g.nodes) TESSERA_RETURN_IF_ERROR(m.planNode(node));
+  for (const ValueInfo& out : g.outputs)
+    if (!m.values.count(out.name)) return Status::invalid("graph output '" + out.name + "' is never produced");
+
+  TESSERA_RETURN_IF_ERROR(m.planMemory());
+  TESSERA_RETURN_IF_ERROR(m.runSteps(m.constantSteps, false));
+  m.plannedShapes = inputShapes;
+  m.planned = true;
+  return Status::ok();
+}
+
+Status Session::Impl::fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs) {
+  Tensors in, out;
+  for (const Tensor* t : inputs) in.push_back(const_cast<Tensor*>(t));
+  for (Tensor& o : outs) {
+    o = Tensor::hostAllocate(o.shape(), o.dtype());
+    out.push_back(&o);
+  }
+  std::unique_ptr<Execution> e = cpu->onCreate(node, in, out);
+  if (!e) return Status::unsupported(node.label() + ": no CPU kernel to evaluate it on constant inputs");
+  TESSERA_RETURN_IF_ERROR(e->onResize(in, out).withContext(node.label()));
+  TESSERA_RETURN_IF_ERROR(e->onExecute(in, out).withContext(node.label()));
+  return Status::ok();
+}
+
+Status Session::Impl::planNode(const Node& node) {
+  std::vector<const Tensor*> inputs;
+  bool allConstant = true;
+  for (const std::string& name : node.inputs) {
+    if (name.empty()) { inputs.push_back(nullptr); continue; }
+    auto it = values.find(name);
+    if (it == values.end()) return Status::invalid(node.label() + ": input '" + name + "' is not available");
+    inputs.push_back(&it->second.logical);
+    allConstant = allConstant && it->second.constant;
+  }
+  const ShapeFunction* fn = ShapeRegistry::instance().find(node.domain, node.opType, node.opset);
+  if (!fn)
+    return Status::unsupported(node.label() + ": op '" + node.opType + "'" +
+                               (node.domain.empty() ? "" : " (domain '" + node.domain + "')") +
+                               " opset " + std::to_string(node.opset) + " is not implemented");
+  std::vector<Tensor> outs(node.outputs.size());
+  ShapeContext ctx{node, inputs, outs};
+  TESSERA_RETURN_IF_ERROR((*fn)(ctx));
+  for (size_t i = 0; i < outs.size(); ++i) {
+    outs[i].setName(node.outputs[i]);
+    for (int64_t d : outs[i].shape())
+      if (d < 0) return Status::invalid(node.label() + ": output '" + node.outputs[i] +
+                                        "' has a negative dimension " + shapeToString(outs[i].shape()));
+  }
+
+  // A shape function may compute the values too (Shape of a known shape): a constant.
+  bool valuesKnown = !outs.empty();
+  for (const Tensor& o : outs) valuesKnown = valuesKnown && o.data() != nullptr;
+  if (!valuesKnown && allConstant) {
+    TESSERA_RETURN_IF_ERROR(fold(node, inputs, outs));
+    valuesKnown = true;
+  }
+  if (valuesKnown) {
+    for (size_t i = 0; i < outs.size(); ++i) {
+      Value v;
+      v.logical = outs[i];
+      v.logical.setConstant(true);
+      v.constant = true;
+      if (!node.outputs[i].empty()) values[node.outputs[i]] = v;
+    }
+    report.nodes.push_back({node.label(), node.opType, BackendType::kCPU, true});
+    return Status::ok();
+  }
+
+  // Placement: the first backend (in preference order) that accepts the node.
+  Tensors descIn, descOut;
+  for (const Tensor* t : inputs) descIn.push_back(const_cast<Tensor*>(t));
+  for (Tensor& o : outs) descOut.push_back(&o);
+  Step step;
+  step.node = &node;
+  step.label = node.label();
+  for (auto& b : backends) {
+    step.exec = b->onCreate(node, descIn, descOut);
+    if (step.exec) { step.backend = b.get(); break; }
+  }
+  if (!step.exec) {
+    std::string types;
+    for (const Tensor* t : inputs) types += std::string(types.empty() ? "" : ", ") + (t ? dataTypeName(t->dtype()) : "none");
+    return Status::unsupported(node.label() + ": no backend has a kernel for these inputs (" + types + ")");
+  }
+
+  // Layout negotiation, then conversions for inputs in the wrong place or layout.
+  std::vector<Layout> available, wantIn, wantOut(outs.size(), Layout::kNCHW);
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    const Value* v = node.inputs[i].empty() ? nullptr : &values[node.inputs[i]];
+    available.push_back(v && v->primary ? v->primary->layout() : Layout::kNCHW);
+  }
+  wantIn = available;
+  step.exec->selectLayouts(available, descIn, &wantIn, &wantOut);
+  wantIn.resize(node.inputs.size(), Layout::kNCHW);
+  wantOut.resize(outs.size(), Layout::kNCHW);
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    if (node.inputs[i].empty()) { step.inputs.push_back(nullptr); continue; }
+    Tensor* t = nullptr;
+    TESSERA_RETURN_IF_ERROR(variantFor(values[node.inputs[i]], step.backend, wantIn[i], &t));
+    step.inputs.push_back(t);
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    Tensor* t = newTensor(outs[i], step.backend, wantOut[i]);
+    step.outputs.push_back(t);
+    Value v;
+    v.logical = outs[i];
+    v.primary = t;
+    v.variants.push_back(t);
+    // Omitted optional outputs still get storage (kernels write them) under a private name.
+    const std::string name = node.outputs[i].empty() ? "\x01" + node.name + ":" + std::to_string(i) : node.outputs[i];
+    t->setName(name);
+    values[name] = v;
+  }
+  report.nodes.push_back({node.label(), node.opType, step.backend->type(), false});
+  steps.push_back(std::move(step));
+  return Status::ok();
+}
+
+// The tensor of value `v` on backend `b` in layout `l`, adding a conversion step if none yet.
+Status Session::Impl::variantFor(Value& v, Backend* b, Layout l, Tensor** out) {
+  if (v.constant && b == cpu && l == Layout::kNCHW) {  // host constants serve the CPU directly
+    *out = &v.logical;
+    return Status::ok();
+  }
+  for (Tensor* t : v.variants)
+    if (sameTensorPlace(t, b, l)) { *out = t; return Status::ok(); }
+  Tensor* src = v.constant ? &v.logical : v.primary;
+  Tensor* dst = newTensor(v.logical, b, l);
+  dst->setConstant(v.constant);
+  Step copy;
+  copy.backend = b;
+  copy.inputs = {src};
+  copy.outputs = {dst};
+  const std::string from = std::string(src->backend() ? backendTypeName(src->backend()->type()) : "host") +
+                           " " + layoutName(src->layout());
+  copy.label = "copy '" + v.logical.name() + "': " + from + " -> " + backendTypeName(b->type()) + " " + layoutName(l);
+  report.conversions.push_back(copy.label);
+  (v.constant ? constantSteps : steps).push_back(std::move(copy));
+  v.variants.push_back(dst);
+  *out = dst;
+  return Status::ok();
+}
+
+// Walks the steps in order: acquire outputs, resize the execution, release inputs at their
+// last use. Graph outputs, graph inputs and constants are STATIC; the rest DYNAMIC.
+Status Session::Impl::planMemory() {
+  std::set<const Tensor*> keep;  // never released within a run
+  for (const ValueInfo& o : graph->outputs) {
+    const Value& v = values[o.name];
+    if (v.primary) keep.insert(v.primary);
+  }
+  std::map<const Tensor*, size_t> lastUse;
+  for (size_t i = 0; i < steps.size(); ++i)
+    for (Tensor* t : steps[i].inputs) if (t) lastUse[t] = i;
+
+  for (auto& kv : inputTensors) TESSERA_RETURN_IF_ERROR(cpu->onAcquireBuffer(kv.second, StorageType::kStatic));
+  for (Step& s : constantSteps)
+    TESSERA_RETURN_IF_ERROR(s.outputs[0]->backend()->onAcquireBuffer(s.outputs[0], StorageType::kStatic));
+
+  for (size_t i = 0; i < steps.size(); ++i) {
+    Step& s = steps[i];
+    for (Tensor* t : s.outputs) {
+      const bool isStatic = keep.count(t) != 0;
+      TESSERA_RETURN_IF_ERROR(t->backend()->onAcquireBuffer(t, isStatic ? StorageType::kStatic : StorageType::kDynamic));
+      if (!isStatic) report.intermediateBytes += t->byteSize();
+    }
+    if (s.exec) TESSERA_RETURN_IF_ERROR(s.exec->onResize(s.inputs, s.outputs).withContext(s.label));
+    for (Tensor* t : s.outputs)  // outputs nobody reads (omitted optional ones) free at once
+      if (!keep.count(t) && !lastUse.count(t)) TESSERA_RETURN_IF_ERROR(t->backend()->onReleaseBuffer(t, StorageType::kDynamic));
+    for (Tensor* t : s.inputs) {
+      if (!t || keep.count(t) || t->isConstant() || lastUse[t] != i) continue;
+      bool isInput = false;
+      for (auto& kv : inputTensors) isInput = isInput || kv.second == t;
+      if (!isInput) TESSERA_RETURN_IF_ERROR(t->backend()->onReleaseBuffer(t, StorageType::kDynamic));
+    }
+  }
+  for (auto& b : backends) {
+    TESSERA_RETURN_IF_ERROR(b->onResizeEnd());
+    report.plannedPeakBytes += b->plannedPeakBytes();
+  }
+  return Status::ok();
+}
+
+// ---- run ------------------------------------------------------------------------------------
+
+Status Session::Impl::copyBetween(Backend* owner, const Tensor* src, Tensor* dst) {
+  Backend* sb = src->backend();
+  Backend* db = dst->backend();
+  if (!sb || sb == cpu || sb == db) return db->onCopyBuffer(src, dst);
+  if (!db || db == cpu) return sb->onCopyBuffer(src, dst);
+  // Two devices: through a host tensor.
+  Tensor staging = Tensor::hostAllocate(src->shape(), src->dtype(), Layout::kNCHW);
+  TESSERA_RETURN_IF_ERROR(sb->onCopyBuffer(src, &staging));
+  return db->onCopyBuffer(&staging, dst);
+}
+
+Status Session::Impl::runSteps(std::vector<Step>& list, bool timed) {
+  if (timed) profile.clear();
+  for (auto& b : backends) b->onExecuteBegin();
+  for (Step& s : list) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Status st = s.exec ? s.exec->onExecute(s.inputs, s.outputs) : copyBetween(s.backend, s.inputs[0], s.outputs[0]);
+    if (!st.isOk()) return st.withContext(s.label);
+    if (timed) {
+      const auto t1 = std::chrono::steady_clock::now();
+      profile.push_back({s.label + " [" + backendTypeName(s.backend->type()) + "]",
+                         std::chrono::duration<double, std::milli>(t1 - t0).count()});
+    }
+  }
+  for (auto& b : backends) TESSERA_RETURN_IF_ERROR(b->onExecuteEnd());
+  return Status::ok();
+}
+
+Status Session::run(const std::map<std::string, Tensor>& inputs, std::map<std::string, Tensor>* outputs) {
+  Impl& m = *impl_;
+  const Graph& g = *m.graph;
+  std::map<std::string, Shape> shapes;
+  for (const ValueInfo& in : g.inputs) {
+    if (g.initializers.count(in.name)) continue;
+    auto it = inputs.find(in.name);
+    if (it == inputs.end()) return Status::invalid("missing input '" + in.name + "'");
+    const Tensor& t = it->second;
+    if (t.dtype() != in.dtype)
+      return Status::invalid("input '" + in.name + "' must be " + dataTypeName(in.dtype) + " but is " +
+                             dataTypeName(t.dtype()));
+    if (!t.data()) return Status::invalid("input '" + in.name + "' has no host data");
+    if (t.layout() != Layout::kNCHW) return Status::invalid("input '" + in.name + "' must be in NCHW layout");
+    shapes[in.name] = t.shape();
+  }
+  for (const auto& kv : inputs)
+    if (!shapes.count(kv.first) && !g.initializers.count(kv.first))
+      return Status::invalid("'" + kv.first + "' is not an input of this graph");
+  if (!m.planned || shapes != m.plannedShapes) TESSERA_RETURN_IF_ERROR(resize(shapes));
+
+  for (auto& kv : m.inputTensors) convertLayout(inputs.at(kv.first), *kv.second);
+  TESSERA_RETURN_IF_ERROR(m.runSteps(m.steps, m.profiling));
+
+  outputs->clear();
+  for (const ValueInfo& o : g.outputs) {
+    const Value& v = m.values[o.name];
+    Tensor host = Tensor::hostAllocate(v.logical.shape(), v.logical.dtype());
+    host.setName(o.name);
+    if (v.constant) {
+      convertLayout(v.logical, host);
+    } else {
+      TESSERA_RETURN_IF_ERROR(v.primary->backend()->onCopyBuffer(v.primary, &host)
+                                  .withContext("output '" + o.name + "'"));
+    }
+    (*outputs)[o.name] = host;
+  }
+  return Status::ok();
+}
+
+std::string PlacementReport::toString() const {
+  std::ostringstream os;
+  for (const auto& n : nodes)
+    os << n.node << " -> " << (n.folded ? "folded (constant)" : backendTypeName(n.backend)) << "\n";
+  for (const auto& c : conversions) os << "inserted " << c << "\n";
+  os << "memory: planned peak " << plannedPeakBytes << " bytes for " << intermediateBytes
+     << " bytes of intermediate tensors\n";
+  return os.str();
+}
+
+}  // namespace tessera

@@ -1,0 +1,172 @@
+#include "tessera/Tensor.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace tessera {
+
+const char* layoutName(Layout l) {
+  switch (l) {
+    case Layout::kNCHW: return "NCHW";
+    case Layout::kNHWC: return "NHWC";
+    case Layout::kNC4HW4: return "NC4HW4";
+  }
+  return "?";
+}
+
+int64_t physicalElementCount(const Shape& s, Layout l) {
+  if (l != Layout::kNC4HW4 || s.size() < 2) return elementCount(s);
+  Shape padded = s;
+  padded[1] = (s[1] + 3) / 4 * 4;
+  return elementCount(padded);
+}
+
+Tensor::Tensor(Shape shape, DataType dtype, Layout layout)
+    : shape_(std::move(shape)), dtype_(dtype), layout_(layout) {}
+
+size_t Tensor::byteSize() const {
+  return static_cast<size_t>(physicalElementCount(shape_, layout_)) * dataTypeSize(dtype_);
+}
+
+Tensor Tensor::hostAllocate(Shape shape, DataType dtype, Layout layout) {
+  Tensor t(std::move(shape), dtype, layout);
+  const size_t bytes = t.byteSize();
+  // 64-byte aligned so kernels can use aligned vector loads; at least 1 byte so data() != null.
+  void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+  if (!p) throw std::bad_alloc();
+  std::memset(p, 0, bytes);
+  t.setHostData(p, std::shared_ptr<void>(p, [](void* q) { std::free(q); }));
+  return t;
+}
+
+Tensor Tensor::hostWrap(void* data, Shape shape, DataType dtype, Layout layout) {
+  Tensor t(std::move(shape), dtype, layout);
+  t.setHostData(data);
+  return t;
+}
+
+std::string Tensor::describe() const {
+  return "'" + name_ + "' " + dataTypeName(dtype_) + " " + shapeToString(shape_) + " " +
+         layoutName(layout_);
+}
+
+namespace {
+
+// Offset of logical element (n, c, s) in a layout; N/C/S = batch, channels, spatial size.
+inline int64_t offsetOf(Layout l, int64_t n, int64_t c, int64_t s, int64_t C, int64_t S) {
+  switch (l) {
+    case Layout::kNCHW: return (n * C + c) * S + s;
+    case Layout::kNHWC: return (n * S + s) * C + c;
+    case Layout::kNC4HW4: return ((n * ((C + 3) / 4) + c / 4) * S + s) * 4 + (c % 4);
+  }
+  return 0;
+}
+
+template <typename T>
+void convertTyped(const T* src, Layout ls, T* dst, Layout ld, int64_t N, int64_t C, int64_t S) {
+  if (ls == Layout::kNCHW && ld == Layout::kNC4HW4) {  // the hot pair: contiguous reads
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t c = 0; c < C; ++c) {
+        const T* s = src + (n * C + c) * S;
+        T* d = dst + ((n * ((C + 3) / 4) + c / 4) * S) * 4 + (c % 4);
+        for (int64_t i = 0; i < S; ++i) d[i * 4] = s[i];
+      }
+    return;
+  }
+  if (ls == Layout::kNC4HW4 && ld == Layout::kNCHW) {
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t c = 0; c < C; ++c) {
+        const T* s = src + ((n * ((C + 3) / 4) + c / 4) * S) * 4 + (c % 4);
+        T* d = dst + (n * C + c) * S;
+        for (int64_t i = 0; i < S; ++i) d[i] = s[i * 4];
+      }
+    return;
+  }
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t s = 0; s < S; ++s)
+        dst[offsetOf(ld, n, c, s, C, S)] = src[offsetOf(ls, n, c, s, C, S)];
+}
+
+}  // namespace
+
+void convertLayout(const Tensor& src, Tensor& dst) {
+  const size_t es = dataTypeSize(src.dtype());
+  if (src.layout() == dst.layout() || src.rank() < 2) {
+    std::memcpy(dst.data(), src.data(), std::min(src.byteSize(), dst.byteSize()));
+    return;
+  }
+  if (dst.layout() == Layout::kNC4HW4) std::memset(dst.data(), 0, dst.byteSize());
+  const Shape& s = src.shape();
+  const int64_t N = s[0], C = s[1];
+  int64_t S = 1;
+  for (size_t i = 2; i < s.size(); ++i) S *= s[i];
+  switch (es) {
+    case 1: convertTyped(src.data<uint8_t>(), src.layout(), dst.data<uint8_t>(), dst.layout(), N, C, S); break;
+    case 2: convertTyped(src.data<uint16_t>(), src.layout(), dst.data<uint16_t>(), dst.layout(), N, C, S); break;
+    case 4: convertTyped(src.data<uint32_t>(), src.layout(), dst.data<uint32_t>(), dst.layout(), N, C, S); break;
+    case 8: convertTyped(src.data<uint64_t>(), src.layout(), dst.data<uint64_t>(), dst.layout(), N, C, S); break;
+    default: break;
+  }
+}
+
+namespace {
+
+template <typename T>
+double loadAsDouble(const void* p, int64_t i) { return static_cast<double>(static_cast<const T*>(p)[i]); }
+
+double loadElement(DataType t, const void* p, int64_t i) {
+  switch (t) {
+    case DataType::kF32: return loadAsDouble<float>(p, i);
+    case DataType::kF64: return loadAsDouble<double>(p, i);
+    case DataType::kF16: return halfToFloat(static_cast<const uint16_t*>(p)[i]);
+    case DataType::kBF16: return bfloat16ToFloat(static_cast<const uint16_t*>(p)[i]);
+    case DataType::kI8: return loadAsDouble<int8_t>(p, i);
+    case DataType::kI16: return loadAsDouble<int16_t>(p, i);
+    case DataType::kI32: return loadAsDouble<int32_t>(p, i);
+    case DataType::kI64: return loadAsDouble<int64_t>(p, i);
+    case DataType::kU8: return loadAsDouble<uint8_t>(p, i);
+    case DataType::kU16: return loadAsDouble<uint16_t>(p, i);
+    case DataType::kU32: return loadAsDouble<uint32_t>(p, i);
+    case DataType::kU64: return loadAsDouble<uint64_t>(p, i);
+    case DataType::kBool: return static_cast<const bool*>(p)[i] ? 1.0 : 0.0;
+    default: return 0.0;
+  }
+}
+
+void storeElement(DataType t, void* p, int64_t i, double v) {
+  switch (t) {
+    case DataType::kF32: static_cast<float*>(p)[i] = static_cast<float>(v); break;
+    case DataType::kF64: static_cast<double*>(p)[i] = v; break;
+    case DataType::kF16: static_cast<uint16_t*>(p)[i] = floatToHalf(static_cast<float>(v)); break;
+    case DataType::kBF16: static_cast<uint16_t*>(p)[i] = floatToBFloat16(static_cast<float>(v)); break;
+    case DataType::kI8: static_cast<int8_t*>(p)[i] = static_cast<int8_t>(v); break;
+    case DataType::kI16: static_cast<int16_t*>(p)[i] = static_cast<int16_t>(v); break;
+    case DataType::kI32: static_cast<int32_t*>(p)[i] = static_cast<int32_t>(v); break;
+    case DataType::kI64: static_cast<int64_t*>(p)[i] = static_cast<int64_t>(v); break;
+    case DataType::kU8: static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(v); break;
+    case DataType::kU16: static_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(v); break;
+    case DataType::kU32: static_cast<uint32_t*>(p)[i] = static_cast<uint32_t>(v); break;
+    case DataType::kU64: static_cast<uint64_t*>(p)[i] = static_cast<uint64_t>(v); break;
+    case DataType::kBool: static_cast<bool*>(p)[i] = v != 0.0; break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+// Through double: exact for every pair except 64-bit integers beyond 2^53, which only
+// matter for ids, and those are copied exactly when the types match.
+bool convertDataType(const Tensor& src, Tensor& dst) {
+  if (dataTypeSize(src.dtype()) == 0 || dataTypeSize(dst.dtype()) == 0) return false;
+  const int64_t n = src.elementCount();
+  if (src.dtype() == dst.dtype()) {
+    std::memcpy(dst.data(), src.data(), static_cast<size_t>(n) * dataTypeSize(src.dtype()));
+    return true;
+  }
+  for (int64_t i = 0; i < n; ++i) storeElement(dst.dtype(), dst.data(), i, loadElement(src.dtype(), src.data(), i));
+  return true;
+}
+
+}  // namespace tessera

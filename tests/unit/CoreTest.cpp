@@ -1,0 +1,127 @@
+// Core layer: data types, layouts, the memory planner, the thread pool and the Session.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+
+#include "backends/cpu/MemoryPlanner.hpp"
+#include "support/OpTest.hpp"
+#include "tessera/ThreadPool.hpp"
+
+namespace tessera {
+namespace {
+
+TEST(DataType, HalfRoundTripAndSpecials) {
+  for (float f : {0.f, 1.f, -2.5f, 65504.f, 6.1035156e-05f, 5.9604645e-08f, 0.333251953125f})
+    EXPECT_EQ(halfToFloat(floatToHalf(f)), f) << f;
+  EXPECT_TRUE(std::isinf(halfToFloat(floatToHalf(1e6f))));
+  EXPECT_TRUE(std::isnan(halfToFloat(floatToHalf(NAN))));
+  EXPECT_EQ(floatToHalf(1.0f + 1.0f / 4096), floatToHalf(1.0f));  // ties round to even
+  EXPECT_EQ(bfloat16ToFloat(floatToBFloat16(3.0f)), 3.0f);
+}
+
+TEST(Layout, NC4HW4RoundTripPadsWithZeros) {
+  for (Shape s : {Shape{1, 1, 3, 3}, Shape{3, 5, 2, 7}, Shape{2, 13, 1, 1}, Shape{2, 6, 5}}) {
+    Tensor a = test::randomTensor(s, 7);
+    Tensor packed = Tensor::hostAllocate(s, DataType::kF32, Layout::kNC4HW4);
+    Tensor back = Tensor::hostAllocate(s, DataType::kF32);
+    convertLayout(a, packed);
+    convertLayout(packed, back);
+    test::expectClose(back, a, 0, 0, shapeToString(s));
+    const int64_t S = s.size() > 2 ? elementCount(Shape(s.begin() + 2, s.end())) : 1;
+    // Element (n=0, c=1, s=0) sits in lane 1 of the first pack.
+    if (s[1] > 1) EXPECT_EQ(packed.data<float>()[1], a.data<float>()[S]);
+    // Padding lanes are zero.
+    if (s[1] % 4) EXPECT_EQ(packed.data<float>()[((s[1] + 3) / 4 - 1) * S * 4 + 3], 0.f);
+  }
+}
+
+TEST(Layout, NHWCMatchesDefinition) {
+  Tensor a = test::randomTensor({2, 3, 2, 5}, 3);
+  Tensor nhwc = Tensor::hostAllocate(a.shape(), DataType::kF32, Layout::kNHWC);
+  convertLayout(a, nhwc);
+  // (n=1, c=2, h=1, w=4) -> ((1*2+1)*5+4)*3+2
+  EXPECT_EQ(nhwc.data<float>()[((1 * 2 + 1) * 5 + 4) * 3 + 2], a.data<float>()[((1 * 3 + 2) * 2 + 1) * 5 + 4]);
+}
+
+TEST(MemoryPlanner, ReusesReleasedBlocks) {
+  MemoryPlanner p;
+  auto a = p.acquire(1000);
+  auto b = p.acquire(1000);
+  p.release(a);
+  auto c = p.acquire(900);  // fits into a's block
+  EXPECT_EQ(c.offset, a.offset);
+  p.release(b);
+  p.release(c);
+  auto d = p.acquire(2000);  // the merged free space holds it
+  EXPECT_EQ(d.offset, 0u);
+  EXPECT_EQ(p.peakBytes(), 2048u);
+}
+
+TEST(ThreadPool, CoversRangeExactlyOnce) {
+  ThreadPool pool(3);
+  std::vector<std::atomic<int>> hits(1001);
+  pool.parallelFor(1001, [&](int64_t b, int64_t e) { for (int64_t i = b; i < e; ++i) hits[i]++; });
+  for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+}
+
+std::shared_ptr<Graph> chain(int length) {
+  GraphBuilder b;
+  std::string x = b.input("x", DataType::kF32, {-1, 3, -1, -1});
+  for (int i = 0; i < length; ++i) x = b.op1("Neg", {x});
+  x = b.op1("Relu", {x});
+  b.output(x);
+  std::shared_ptr<Graph> g;
+  EXPECT_TRUE(b.build(&g).isOk());
+  return g;
+}
+
+TEST(Session, ReusesIntermediateMemoryAndReplansOnResize) {
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(chain(6), SessionOptions{}, &s).isOk());
+  std::map<std::string, Tensor> out;
+  Tensor x = test::randomTensor({2, 3, 5, 7}, 1);
+  ASSERT_TRUE(s->run({{"x", x}}, &out).isOk());
+  // six negations, then relu: relu(x)
+  Tensor expect = Tensor::hostAllocate(x.shape(), DataType::kF32);
+  for (int64_t i = 0; i < x.elementCount(); ++i) expect.data<float>()[i] = std::max(0.f, x.data<float>()[i]);
+  test::expectClose(out.begin()->second, expect, 0, 0);
+  const auto& r = s->report();
+  EXPECT_LT(r.plannedPeakBytes, r.intermediateBytes) << r.toString();
+
+  Tensor y = test::randomTensor({1, 3, 9, 4}, 2);  // new shape: re-planned transparently
+  ASSERT_TRUE(s->run({{"x", y}}, &out).isOk());
+  EXPECT_EQ(shapeToString(out.begin()->second.shape()), "1x3x9x4");
+}
+
+TEST(Session, BadInputsGiveClearErrors) {
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(chain(2), SessionOptions{}, &s).isOk());
+  std::map<std::string, Tensor> out;
+  Status st = s->run({}, &out);
+  EXPECT_NE(st.message().find("missing input 'x'"), std::string::npos) << st.message();
+  st = s->run({{"x", test::randomTensor({1, 3, 4}, 1)}}, &out);
+  EXPECT_NE(st.message().find("rank 4"), std::string::npos) << st.message();
+  st = s->run({{"x", test::randomTensor({1, 4, 4, 4}, 1)}}, &out);
+  EXPECT_NE(st.message().find("dimension 1 must be 3"), std::string::npos) << st.message();
+  st = s->run({{"x", test::tensorFromInts({1, 3, 4, 4}, {})}}, &out);
+  EXPECT_NE(st.message().find("must be f32 but is i64"), std::string::npos) << st.message();
+}
+
+TEST(Session, UnknownOpIsReportedByName) {
+  GraphBuilder b;
+  std::string x = b.input("x", DataType::kF32, {1});
+  x = b.op1("NoSuchOp", {x});
+  b.output(x);
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(b.build(&g).isOk());
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
+  std::map<std::string, Tensor> out;
+  Status st = s->run({{"x", test::randomTensor({1}, 1)}}, &out);
+  EXPECT_EQ(st.code(), StatusCode::kUnsupported);
+  EXPECT_NE(st.message().find("NoSuchOp"), std::string::npos) << st.message();
+}
+
+}  // namespace
+}  // namespace tessera
