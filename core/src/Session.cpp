@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -48,6 +49,9 @@ struct Session::Impl {
   // The plan (rebuilt by resize).
   std::map<std::string, Shape> plannedShapes;
   bool planned = false;
+  // Graph inputs planned as constants: their values define shapes downstream (a Reshape
+  // target fed as an input). Their values are part of the plan; a change re-plans.
+  std::map<std::string, Tensor> specialized;
   std::map<std::string, Value> values;
   std::vector<std::unique_ptr<Tensor>> tensors;  // owns every physical tensor
   std::vector<Step> steps;                       // run every time
@@ -66,7 +70,13 @@ struct Session::Impl {
     return tensors.back().get();
   }
 
+  Status plan(const std::map<std::string, Shape>& inputShapes,
+              const std::map<std::string, Tensor>* feeds);
+  Status planOnce(const std::map<std::string, Shape>& inputShapes);
+  const Node* failedNode = nullptr;
   Status planNode(const Node& node);
+  bool addSpecializations(const Node& failed, const std::map<std::string, Tensor>& feeds);
+  bool specializedValuesChanged(const std::map<std::string, Tensor>& feeds) const;
   Status fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs);
   Status variantFor(Value& v, Backend* b, Layout l, Tensor** out);
   Status planMemory();
@@ -123,8 +133,24 @@ std::string Session::deviceName(BackendType t) const {
 // ---- resize ---------------------------------------------------------------------------------
 
 Status Session::resize(const std::map<std::string, Shape>& inputShapes) {
-  Impl& m = *impl_;
+  impl_->specialized.clear();
+  return impl_->plan(inputShapes, nullptr);
+}
+
+// Plans; when a node cannot be planned because a value it needs comes from graph inputs
+// (known only at run time), those inputs are specialized and planning starts again.
+Status Session::Impl::plan(const std::map<std::string, Shape>& inputShapes,
+                           const std::map<std::string, Tensor>* feeds) {
+  for (;;) {
+    Status st = planOnce(inputShapes);
+    if (st.isOk() || !feeds || !failedNode || !addSpecializations(*failedNode, *feeds)) return st;
+  }
+}
+
+Status Session::Impl::planOnce(const std::map<std::string, Shape>& inputShapes) {
+  Impl& m = *this;
   const Graph& g = *m.graph;
+  failedNode = nullptr;
   m.planned = false;
   m.values.clear();
   m.steps.clear();
@@ -145,6 +171,16 @@ Status Session::resize(const std::map<std::string, Shape>& inputShapes) {
   }
   for (const ValueInfo& in : g.inputs) {
     if (m.values.count(in.name)) continue;  // an initializer with a default value
+    auto sp = m.specialized.find(in.name);
+    if (sp != m.specialized.end()) {
+      Value v;
+      v.logical = sp->second;
+      v.logical.setName(in.name);
+      v.logical.setConstant(true);
+      v.constant = true;
+      m.values[in.name] = v;
+      continue;
+    }
     auto it = inputShapes.find(in.name);
     if (it == inputShapes.end()) return Status::invalid("missing input '" + in.name + "'");
     const Shape& s = it->second;
@@ -173,11 +209,18 @@ Status Session::resize(const std::map<std::string, Shape>& inputShapes) {
     if (!m.values.count(kv.first))
       return Status::invalid("'" + kv.first + "' is not an input of this graph");
 
-  for (const Node& node : g.nodes) TESSERA_RETURN_IF_ERROR(m.planNode(node));
+  for (const Node& node : g.nodes) {
+    Status st = m.planNode(node);
+    if (!st.isOk()) {
+      failedNode = &node;
+      return st;
+    }
+  }
   for (const ValueInfo& out : g.outputs)
     if (!m.values.count(out.name)) return Status::invalid("graph output '" + out.name + "' is never produced");
 
   TESSERA_RETURN_IF_ERROR(m.planMemory());
+  (void)m;
   TESSERA_RETURN_IF_ERROR(m.runSteps(m.constantSteps, false));
   m.plannedShapes = inputShapes;
   m.planned = true;
@@ -357,6 +400,50 @@ Status Session::Impl::planMemory() {
   return Status::ok();
 }
 
+// Inputs of `failed` that are small, not constant and computed only from graph inputs are
+// shape-defining values; the graph inputs they come from get specialized. False when there
+// is nothing new to specialize (the failure is then a real error).
+bool Session::Impl::addSpecializations(const Node& failed, const std::map<std::string, Tensor>& feeds) {
+  std::map<std::string, const Node*> producer;
+  for (const Node& n : graph->nodes) for (const auto& o : n.outputs) producer[o] = &n;
+  bool added = false;
+  std::vector<std::string> work;
+  for (const std::string& in : failed.inputs) {
+    auto v = values.find(in);
+    if (in.empty() || v == values.end() || v->second.constant) continue;
+    if (v->second.logical.rank() > 1 || v->second.logical.elementCount() > 64) continue;
+    work.push_back(in);
+  }
+  std::set<std::string> seen;
+  while (!work.empty()) {
+    const std::string name = work.back();
+    work.pop_back();
+    if (!seen.insert(name).second) continue;
+    auto p = producer.find(name);
+    if (p != producer.end()) {
+      for (const auto& in : p->second->inputs) if (!in.empty()) work.push_back(in);
+      continue;
+    }
+    auto f = feeds.find(name);
+    if (f == feeds.end() || specialized.count(name) || graph->initializers.count(name)) continue;
+    Tensor copy = Tensor::hostAllocate(f->second.shape(), f->second.dtype());
+    convertLayout(f->second, copy);
+    specialized[name] = copy;
+    added = true;
+  }
+  return added;
+}
+
+bool Session::Impl::specializedValuesChanged(const std::map<std::string, Tensor>& feeds) const {
+  for (const auto& kv : specialized) {
+    const Tensor& now = feeds.at(kv.first);
+    if (now.shape() != kv.second.shape() || now.dtype() != kv.second.dtype() ||
+        std::memcmp(now.data(), kv.second.data(), kv.second.byteSize()) != 0)
+      return true;
+  }
+  return false;
+}
+
 // ---- run ------------------------------------------------------------------------------------
 
 Status Session::Impl::copyBetween(Backend* owner, const Tensor* src, Tensor* dst) {
@@ -406,7 +493,8 @@ Status Session::run(const std::map<std::string, Tensor>& inputs, std::map<std::s
   for (const auto& kv : inputs)
     if (!shapes.count(kv.first) && !g.initializers.count(kv.first))
       return Status::invalid("'" + kv.first + "' is not an input of this graph");
-  if (!m.planned || shapes != m.plannedShapes) TESSERA_RETURN_IF_ERROR(resize(shapes));
+  if (!m.planned || shapes != m.plannedShapes || m.specializedValuesChanged(inputs))
+    TESSERA_RETURN_IF_ERROR(m.plan(shapes, &inputs));
 
   for (auto& kv : m.inputTensors) convertLayout(inputs.at(kv.first), *kv.second);
   TESSERA_RETURN_IF_ERROR(m.runSteps(m.steps, m.profiling));

@@ -1,13 +1,40 @@
-// CPU elementwise unary ops. Layout-agnostic: it runs on whatever layout its input has
+// CPU elementwise unary ops: every op on f32/f64 (and f16/bf16 through f32), and Abs Neg
+// Sign Relu on integers. Layout-agnostic: it runs on whatever layout its input has
 // (NC4HW4 included, padding lanes computed and ignored), so no conversion is inserted.
+#include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/ops/Elementwise.hpp"
 #include "ops/Unary.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
 namespace {
+
+// The ops ONNX defines on integers; wrapping like numpy (abs/neg of INT_MIN is INT_MIN).
+bool integerUnarySupported(UnaryKind k) {
+  return k == UnaryKind::kAbs || k == UnaryKind::kNeg || k == UnaryKind::kSign ||
+         k == UnaryKind::kRelu || k == UnaryKind::kIdentity;
+}
+
+template <typename T>
+inline T applyIntegerUnary(UnaryKind k, T x) {
+  switch (k) {
+    case UnaryKind::kAbs:
+      if constexpr (std::is_signed_v<T>) return x < T(0) ? wrapSub(T(0), x) : x;
+      return x;
+    case UnaryKind::kNeg: return wrapSub(T(0), x);
+    case UnaryKind::kSign:
+      if constexpr (std::is_signed_v<T>) return x > T(0) ? T(1) : (x < T(0) ? T(-1) : T(0));
+      return x > T(0) ? T(1) : T(0);
+    case UnaryKind::kRelu:
+      if constexpr (std::is_signed_v<T>) return x > T(0) ? x : T(0);
+      return x;
+    default: return x;
+  }
+}
 
 class CpuUnary final : public Execution {
  public:
@@ -27,18 +54,41 @@ class CpuUnary final : public Execution {
       std::memcpy(y.data(), x.data(), x.byteSize());
       return Status::ok();
     }
-    if (x.dtype() == DataType::kF32) {
-      const float* src = x.data<float>();
-      float* dst = y.data<float>();
-      const UnaryParams p = params_;
-      cpuPool(*this).parallelFor(n, [&](int64_t b, int64_t e) {
-        for (int64_t i = b; i < e; ++i) dst[i] = applyUnary(p, src[i]);
-      }, 4096);
-    } else {
-      const double* src = x.data<double>();
-      double* dst = y.data<double>();
-      for (int64_t i = 0; i < n; ++i) dst[i] = applyUnary(params_, src[i]);
-    }
+    const UnaryParams p = params_;
+    ThreadPool& pool = cpuPool(*this);
+    dispatchElement(x.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using E = Element<T>;
+      using C = typename E::Compute;
+      const T* src = x.data<T>();
+      T* dst = y.data<T>();
+      if constexpr (std::is_floating_point_v<T>) {
+        // The cheapest, most common ops inline so they vectorise (no call per element).
+        if (p.kind == UnaryKind::kRelu || p.kind == UnaryKind::kNeg ||
+            p.kind == UnaryKind::kAbs) {
+          const UnaryKind kind = p.kind;
+          pool.parallelFor(n, [&](int64_t b, int64_t e) {
+            if (kind == UnaryKind::kRelu) {
+              for (int64_t i = b; i < e; ++i) dst[i] = src[i] > T(0) ? src[i] : T(0);
+            } else if (kind == UnaryKind::kNeg) {
+              for (int64_t i = b; i < e; ++i) dst[i] = -src[i];
+            } else {
+              for (int64_t i = b; i < e; ++i) dst[i] = std::fabs(src[i]);
+            }
+          }, kElementwiseGrain);
+          return;
+        }
+      }
+      if constexpr (std::is_floating_point_v<C>) {  // f32, f64, and f16/bf16 via f32
+        pool.parallelFor(n, [&](int64_t b, int64_t e) {
+          for (int64_t i = b; i < e; ++i) dst[i] = E::store(applyUnary(p, E::load(src[i])));
+        }, 4096);
+      } else if constexpr (!std::is_same_v<T, bool>) {
+        pool.parallelFor(n, [&](int64_t b, int64_t e) {
+          for (int64_t i = b; i < e; ++i) dst[i] = applyIntegerUnary(p.kind, src[i]);
+        }, kElementwiseGrain);
+      }
+    });
     return Status::ok();
   }
 
@@ -52,7 +102,8 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   if (!UnaryParams::parse(node, &p).isOk()) return nullptr;
   const DataType t = inputs[0]->dtype();
   if (p.kind == UnaryKind::kIdentity) return std::make_unique<CpuUnary>(b, p);  // any dtype
-  if (t != DataType::kF32 && t != DataType::kF64) return nullptr;
+  if (isFloat(t)) return std::make_unique<CpuUnary>(b, p);
+  if (!isInteger(t) || !integerUnarySupported(p.kind)) return nullptr;
   return std::make_unique<CpuUnary>(b, p);
 }
 

@@ -1,0 +1,39 @@
+// Single-precision row-major GEMM shared by Conv, ConvTranspose, Gemm and MatMul.
+//
+// B (K x N) is packed once into column panels of gemmPanelWidth() columns (weights: at
+// resize time); A is packed per cache block inside the call. The inner kernel is chosen at
+// run time (AVX2+FMA where the CPU has it, a portable vectorisable one otherwise), so the
+// packed-B format depends on the machine but never changes within a process.
+#pragma once
+#include <cstdint>
+
+namespace tessera {
+
+class ThreadPool;
+
+// Columns per packed-B panel.
+int gemmPanelWidth();
+// Floats needed to hold B (K x N) packed.
+int64_t gemmPackedBSize(int64_t K, int64_t N);
+// Packs B, whose element (k, n) is transB ? B[n*ldb + k] : B[k*ldb + n].
+void gemmPackB(int64_t K, int64_t N, const float* B, int64_t ldb, bool transB, float* packed);
+
+struct GemmArgs {
+  int64_t M = 0, N = 0, K = 0;
+  const float* A = nullptr;  // element (m, k) = transA ? A[k*lda + m] : A[m*lda + k]
+  int64_t lda = 0;
+  bool transA = false;
+  const float* packedB = nullptr;  // from gemmPackB(K, N, ...)
+  float* C = nullptr;              // element (m, n) = C[m*ldc + n]
+  int64_t ldc = 0;
+  float alpha = 1.f;
+  bool accumulate = false;  // C = alpha*A*B + C instead of C = alpha*A*B
+};
+
+// Computes rows [mBegin, mEnd) and columns [nBegin, nEnd) of C on the calling thread.
+// nBegin must be a multiple of gemmPanelWidth().
+void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBegin, int64_t nEnd);
+// The whole product, split over the pool's threads (by rows, or by columns when M is small).
+void gemmPacked(ThreadPool& pool, const GemmArgs& g);
+
+}  // namespace tessera

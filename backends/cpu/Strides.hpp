@@ -1,0 +1,117 @@
+// Strided views: an output written in row-major order, read from a source through one
+// stride per output dimension (0 repeats a value, a negative stride walks backwards).
+// Transpose, Slice, Tile, Expand, DepthToSpace and SpaceToDepth are each one strided copy
+// with a different view, so the copy loop lives here once.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "backends/cpu/TypeDispatch.hpp"
+#include "tessera/Shape.hpp"
+#include "tessera/ThreadPool.hpp"
+
+namespace tessera {
+
+// Element strides of a plain row-major tensor of this shape.
+inline std::vector<int64_t> rowMajorStrides(const Shape& s) {
+  std::vector<int64_t> strides(s.size(), 1);
+  for (size_t i = s.size(); i-- > 1;) strides[i - 1] = strides[i] * s[i];
+  return strides;
+}
+
+struct StridedView {
+  std::vector<int64_t> extents;  // output extents, walked row-major
+  std::vector<int64_t> strides;  // source element step per output dimension
+  int64_t offset = 0;            // source element read for output index 0
+
+  int64_t count() const { return elementCount(extents); }
+
+  // Drops extent-1 dimensions and merges neighbours that are contiguous in the source, so
+  // the innermost loop is as long as possible (a pure reshape becomes one memcpy).
+  void simplify() {
+    std::vector<int64_t> e, s;
+    for (size_t i = 0; i < extents.size(); ++i) {
+      if (extents[i] == 1) continue;
+      if (!e.empty() && s.back() == strides[i] * extents[i]) {
+        e.back() *= extents[i];
+        s.back() = strides[i];
+      } else {
+        e.push_back(extents[i]);
+        s.push_back(strides[i]);
+      }
+    }
+    if (e.empty()) {
+      e.push_back(1);
+      s.push_back(1);
+    }
+    extents = std::move(e);
+    strides = std::move(s);
+  }
+};
+
+// The view of `src` (row-major) with its dimensions reordered: output dim i is source dim
+// perm[i] (ONNX Transpose).
+inline StridedView permutedView(const Shape& src, const std::vector<int64_t>& perm) {
+  const std::vector<int64_t> srcStrides = rowMajorStrides(src);
+  StridedView v;
+  for (int64_t p : perm) {
+    v.extents.push_back(src[p]);
+    v.strides.push_back(srcStrides[p]);
+  }
+  return v;
+}
+
+template <typename T>
+void copyStridedTyped(const T* src, T* dst, const StridedView& view, ThreadPool& pool) {
+  const int64_t total = view.count();
+  if (total == 0) return;
+  const int rank = static_cast<int>(view.extents.size());
+  const int64_t inner = view.extents.back();
+  const int64_t innerStride = view.strides.back();
+  const int64_t rows = total / inner;
+  // Chunks of at least ~16K elements: below that, threading costs more than it gains.
+  const int64_t minRows = std::max<int64_t>(1, 16384 / inner);
+  pool.parallelFor(rows, [&](int64_t begin, int64_t end) {
+    // Odometer over the outer dimensions, started at row `begin`.
+    std::vector<int64_t> index(rank > 1 ? rank - 1 : 0, 0);
+    int64_t srcPos = view.offset;
+    int64_t r = begin;
+    for (int d = rank - 2; d >= 0; --d) {
+      index[d] = r % view.extents[d];
+      r /= view.extents[d];
+      srcPos += index[d] * view.strides[d];
+    }
+    T* out = dst + begin * inner;
+    for (int64_t row = begin; row < end; ++row) {
+      const T* in = src + srcPos;
+      if (innerStride == 1) {
+        std::memcpy(out, in, static_cast<size_t>(inner) * sizeof(T));
+      } else if (innerStride == 0) {
+        std::fill(out, out + inner, *in);
+      } else {
+        for (int64_t i = 0; i < inner; ++i) out[i] = in[i * innerStride];
+      }
+      out += inner;
+      for (int d = rank - 2; d >= 0; --d) {
+        srcPos += view.strides[d];
+        if (++index[d] < view.extents[d]) break;
+        srcPos -= index[d] * view.strides[d];
+        index[d] = 0;
+      }
+    }
+  }, minRows);
+}
+
+// Copies the view of `src` into the contiguous `dst`, for any element of 1, 2, 4 or 8
+// bytes. False for other element sizes. Call view.simplify() first (in onResize).
+inline bool copyStrided(const void* src, void* dst, size_t elementSize, const StridedView& view,
+                        ThreadPool& pool) {
+  return dispatchBySize(elementSize, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    copyStridedTyped(static_cast<const T*>(src), static_cast<T*>(dst), view, pool);
+  });
+}
+
+}  // namespace tessera

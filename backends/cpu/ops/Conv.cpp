@@ -1,0 +1,262 @@
+// CPU Conv: im2col over tiles of output positions + the shared packed GEMM.
+//
+// Each task takes one (batch, group, tile of output positions): it gathers the tile's input
+// windows into a row-major [positions x (C/group * taps)] matrix, multiplies it by the
+// group's pre-packed weights (K x M/group) and scatters the result, plus bias, into y.
+// 4-D tensors run on NC4HW4, other ranks on NCHW; the kernel reads both through
+// ChannelAddressing, so a folded (NCHW) run uses the same code. Depthwise 2-D convolutions
+// go to their own direct kernel (ConvDepthwise.cpp).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/Gemm.hpp"
+#include "backends/cpu/NC4HW4.hpp"
+#include "backends/cpu/ops/ConvDepthwise.hpp"
+#include "ops/Conv.hpp"
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+namespace {
+
+constexpr int64_t kTileRows = 96;  // output positions per task (a multiple of the GEMM's MR)
+
+class CpuConv final : public Execution {
+ public:
+  CpuConv(Backend* b, const ConvParams& p) : Execution(b), params_(p) {}
+
+  void selectLayouts(const std::vector<Layout>&, const Tensors& inputs, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    in->assign(inputs.size(), Layout::kNCHW);
+    const bool packed = inputs[0]->rank() == 4;
+    (*in)[0] = packed ? Layout::kNC4HW4 : Layout::kNCHW;
+    *out = {packed ? Layout::kNC4HW4 : Layout::kNCHW};
+  }
+
+  Status onResize(const Tensors& inputs, const Tensors& outputs) override {
+    TESSERA_RETURN_IF_ERROR(resolveConv(params_, inputs[0]->shape(), inputs[1]->shape(), &shape_));
+    geometry_ = shape_.window.padTo3D();
+    xAddr_ = ChannelAddressing(inputs[0]->shape(), inputs[0]->layout());
+    yAddr_ = ChannelAddressing(outputs[0]->shape(), outputs[0]->layout());
+    taps_ = geometry_.kernelCount();
+    K_ = shape_.inPerGroup() * taps_;
+    positions_ = geometry_.outputCount();
+
+    // NC4HW4 input whose groups start on a channel block: im2col copies up to 4 channels at
+    // a time, so K is ordered (tap, channel); otherwise (channel, tap), the order of W itself.
+    tapMajor_ = xAddr_.packed && (shape_.group == 1 || shape_.inPerGroup() % kChannelPack == 0);
+    reordered_.assign(tapMajor_ ? shape_.outPerGroup() * K_ : 0, 0.f);
+    const int64_t groupPacked = gemmPackedBSize(K_, shape_.outPerGroup());
+    packedWeights_.assign(groupPacked * shape_.group, 0.f);
+    weightsPacked_ = false;
+    if (inputs[1]->isConstant() && inputs[1]->data()) {
+      packWeights(inputs[1]->data<float>());
+      weightsPacked_ = true;
+    }
+    xChannel_.resize(shape_.inChannels);
+    for (int64_t c = 0; c < shape_.inChannels; ++c) xChannel_[c] = xAddr_.channel(c);
+    relativeTap_.clear();
+    for (int64_t kd = 0; kd < geometry_.kernel[0]; ++kd)
+      for (int64_t kh = 0; kh < geometry_.kernel[1]; ++kh)
+        for (int64_t kw = 0; kw < geometry_.kernel[2]; ++kw)
+          relativeTap_.push_back(((kd * geometry_.dilation[0] * geometry_.input[1] + kh * geometry_.dilation[1]) *
+                                      geometry_.input[2] + kw * geometry_.dilation[2]) * xAddr_.spatialStride);
+    yChannel_.resize(shape_.outChannels);
+    for (int64_t c = 0; c < shape_.outChannels; ++c) yChannel_[c] = yAddr_.channel(c);
+
+    // Tiles: enough tasks to keep every thread busy, but not so small that GEMM suffers.
+    const int threads = cpuPool(*this).threads();
+    tileRows_ = std::min<int64_t>(kTileRows, std::max<int64_t>(positions_, 1));
+    while (tileRows_ > 24 && shape_.batch * shape_.group * tilesPerGroup(tileRows_) < threads)
+      tileRows_ = (tileRows_ / 2 + 5) / 6 * 6;
+    tasks_ = shape_.batch * shape_.group * tilesPerGroup(tileRows_);
+    workers_ = static_cast<int>(std::min<int64_t>(threads, tasks_));
+    scratchPerWorker_ = tileRows_ * (K_ + shape_.outPerGroup() + 1) + taps_;
+    scratch_.assign(scratchPerWorker_ * std::max(workers_, 1), 0.f);
+    tapOffsets_.assign(taps_ * std::max(workers_, 1), 0);
+    return Status::ok();
+  }
+
+  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
+    if (!weightsPacked_) packWeights(inputs[1]->data<float>());
+    const float* x = inputs[0]->data<float>();
+    const float* bias = inputs.size() > 2 && inputs[2] ? inputs[2]->data<float>() : nullptr;
+    float* y = outputs[0]->data<float>();
+    const int workers = workers_;
+    cpuPool(*this).parallelFor(workers, [&](int64_t begin, int64_t end) {
+      for (int64_t w = begin; w < end; ++w)
+        for (int64_t t = w; t < tasks_; t += workers) runTask(t, x, bias, y, w);
+    }, 1);
+    zeroPaddingLanes(y, yAddr_);
+    return Status::ok();
+  }
+
+ private:
+  int64_t tilesPerGroup(int64_t rows) const { return (positions_ + rows - 1) / rows; }
+
+  // B of group g: element (k, m) = W[g*M/group + m][c][tap] with k = c*taps + tap (W^T as
+  // it is) or, tap-major, k = tap*C/group + c (W reordered first).
+  void packWeights(const float* w) {
+    const int64_t outPerGroup = shape_.outPerGroup(), inPerGroup = shape_.inPerGroup();
+    const int64_t groupPacked = gemmPackedBSize(K_, outPerGroup);
+    for (int64_t g = 0; g < shape_.group; ++g) {
+      const float* wg = w + g * outPerGroup * K_;
+      if (tapMajor_) {
+        for (int64_t m = 0; m < outPerGroup; ++m)
+          for (int64_t c = 0; c < inPerGroup; ++c)
+            for (int64_t t = 0; t < taps_; ++t) reordered_[m * K_ + t * inPerGroup + c] = wg[(m * inPerGroup + c) * taps_ + t];
+        wg = reordered_.data();
+      }
+      gemmPackB(K_, outPerGroup, wg, K_, true, packedWeights_.data() + g * groupPacked);
+    }
+  }
+
+  void runTask(int64_t task, const float* x, const float* bias, float* y, int64_t worker) {
+    const int64_t tiles = tilesPerGroup(tileRows_);
+    const int64_t tile = task % tiles;
+    const int64_t g = (task / tiles) % shape_.group;
+    const int64_t n = task / (tiles * shape_.group);
+    const int64_t p0 = tile * tileRows_;
+    const int64_t rows = std::min(tileRows_, positions_ - p0);
+    const int64_t outPerGroup = shape_.outPerGroup();
+    float* col = scratch_.data() + worker * scratchPerWorker_;
+    float* product = col + tileRows_ * K_;
+    int64_t* tapOffset = tapOffsets_.data() + worker * taps_;
+
+    im2col(x + n * xAddr_.batchStride, g, p0, rows, col, tapOffset);
+    GemmArgs args;
+    args.M = rows;
+    args.N = outPerGroup;
+    args.K = K_;
+    args.A = col;
+    args.lda = K_;
+    args.packedB = packedWeights_.data() + g * gemmPackedBSize(K_, outPerGroup);
+    args.C = product;
+    args.ldc = outPerGroup;
+    gemmPackedTile(args, 0, rows, 0, outPerGroup);
+
+    float* yBatch = y + n * yAddr_.batchStride;
+    if (yAddr_.packed && outPerGroup % kChannelPack == 0) {
+      // Whole output blocks: 4 adjacent product columns are one NC4HW4 pixel.
+      for (int64_t m = 0; m < outPerGroup; m += kChannelPack) {
+        const int64_t oc = g * outPerGroup + m;
+        float b[kChannelPack];
+        for (int l = 0; l < kChannelPack; ++l) b[l] = bias ? bias[oc + l] : 0.f;
+        float* dst = yBatch + yChannel_[oc] + p0 * kChannelPack;
+        for (int64_t r = 0; r < rows; ++r)
+          for (int l = 0; l < kChannelPack; ++l) dst[r * kChannelPack + l] = product[r * outPerGroup + m + l] + b[l];
+      }
+      return;
+    }
+    for (int64_t m = 0; m < outPerGroup; ++m) {
+      const int64_t oc = g * outPerGroup + m;
+      const float b = bias ? bias[oc] : 0.f;
+      float* dst = yBatch + yChannel_[oc] + p0 * yAddr_.spatialStride;
+      const int64_t step = yAddr_.spatialStride;
+      for (int64_t r = 0; r < rows; ++r) dst[r * step] = product[r * outPerGroup + m] + b;
+    }
+  }
+
+  // col[r][k] = x(channel g*C/group + c, window tap of output position p0 + r) with k = c*taps + tap
+  // (or tap*C/group + c when tap-major), zero where the tap falls into padding.
+  void im2col(const float* x, int64_t g, int64_t p0, int64_t rows, float* col, int64_t* tapOffset) const {
+    const WindowGeometry& w = geometry_;
+    const int64_t ss = xAddr_.spatialStride;
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t p = p0 + r;
+      const int64_t ow = p % w.output[2], oh = (p / w.output[2]) % w.output[1], od = p / (w.output[2] * w.output[1]);
+      const int64_t d0 = od * w.stride[0] - w.padBegin[0], h0 = oh * w.stride[1] - w.padBegin[1];
+      const int64_t w0 = ow * w.stride[2] - w.padBegin[2];
+      if (d0 >= 0 && d0 + (w.kernel[0] - 1) * w.dilation[0] < w.input[0] && h0 >= 0 &&
+          h0 + (w.kernel[1] - 1) * w.dilation[1] < w.input[1] && w0 >= 0 &&
+          w0 + (w.kernel[2] - 1) * w.dilation[2] < w.input[2]) {
+        // The whole window is inside: fixed offsets from its corner.
+        const int64_t corner = ((d0 * w.input[1] + h0) * w.input[2] + w0) * ss;
+        for (int64_t t = 0; t < taps_; ++t) tapOffset[t] = corner + relativeTap_[t];
+      } else {
+        fillBorderTaps(d0, h0, w0, tapOffset);
+      }
+      gather(x, g, tapOffset, col + r * K_);
+    }
+  }
+
+  // Offsets of the window taps at corner (d0, h0, w0), -1 for taps in the padding.
+  void fillBorderTaps(int64_t d0, int64_t h0, int64_t w0, int64_t* tapOffset) const {
+    const WindowGeometry& w = geometry_;
+    const int64_t ss = xAddr_.spatialStride;
+    int64_t t = 0;
+    for (int64_t kd = 0; kd < w.kernel[0]; ++kd) {
+      const int64_t id = d0 + kd * w.dilation[0];
+      for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+        const int64_t ih = h0 + kh * w.dilation[1];
+        for (int64_t kw = 0; kw < w.kernel[2]; ++kw, ++t) {
+          const int64_t iw = w0 + kw * w.dilation[2];
+          const bool inside = id >= 0 && id < w.input[0] && ih >= 0 && ih < w.input[1] && iw >= 0 && iw < w.input[2];
+          tapOffset[t] = inside ? ((id * w.input[1] + ih) * w.input[2] + iw) * ss : -1;
+        }
+      }
+    }
+  }
+
+  // One row of col from the tap offsets of its output position.
+  void gather(const float* x, int64_t g, const int64_t* tapOffset, float* dst) const {
+    const int64_t inPerGroup = shape_.inPerGroup();
+    if (tapMajor_) {
+      const float* src = x + xChannel_[g * inPerGroup];
+      const int64_t blockStride = xAddr_.spatial * kChannelPack;
+      const int64_t whole = inPerGroup / kChannelPack * kChannelPack;
+      for (int64_t tap = 0; tap < taps_; ++tap) {
+        float* d = dst + tap * inPerGroup;
+        if (tapOffset[tap] < 0) {
+          std::memset(d, 0, sizeof(float) * inPerGroup);
+          continue;
+        }
+        const float* s = src + tapOffset[tap];
+        for (int64_t c = 0; c < whole; c += kChannelPack, s += blockStride)
+          std::memcpy(d + c, s, sizeof(float) * kChannelPack);
+        for (int64_t c = whole; c < inPerGroup; ++c) d[c] = s[c - whole];  // partial last block
+      }
+      return;
+    }
+    for (int64_t c = 0; c < inPerGroup; ++c) {
+      const float* src = x + xChannel_[g * inPerGroup + c];
+      for (int64_t tap = 0; tap < taps_; ++tap) dst[c * taps_ + tap] = tapOffset[tap] < 0 ? 0.f : src[tapOffset[tap]];
+    }
+  }
+
+  ConvParams params_;
+  ConvShape shape_;
+  WindowGeometry geometry_;  // padded to 3 spatial dimensions
+  ChannelAddressing xAddr_, yAddr_;
+  std::vector<int64_t> xChannel_, yChannel_;  // channel part of the offsets
+  std::vector<int64_t> relativeTap_;          // tap offsets from the window corner
+  int64_t taps_ = 1, K_ = 0, positions_ = 0;
+  int64_t tileRows_ = kTileRows, tasks_ = 0, scratchPerWorker_ = 0;
+  int workers_ = 1;
+  bool weightsPacked_ = false;
+  bool tapMajor_ = false;
+  std::vector<float> reordered_;  // W in tap-major order, for packing
+  std::vector<float> packedWeights_;
+  std::vector<float> scratch_;
+  std::vector<int64_t> tapOffsets_;
+};
+
+std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {
+  if (inputs.size() < 2 || !inputs[0] || !inputs[1]) return nullptr;
+  if (inputs[0]->dtype() != DataType::kF32 || inputs[1]->dtype() != DataType::kF32) return nullptr;
+  if (inputs.size() > 2 && inputs[2] && inputs[2]->dtype() != DataType::kF32) return nullptr;
+  if (inputs[0]->rank() < 3 || inputs[0]->rank() > 5) return nullptr;
+  ConvParams p;
+  if (!ConvParams::parse(node, &p).isOk()) return nullptr;
+  ConvShape shape;
+  if (!resolveConv(p, inputs[0]->shape(), inputs[1]->shape(), &shape).isOk()) return nullptr;
+  if (isDepthwiseConv2D(shape)) return makeCpuDepthwiseConv(b, p);
+  return std::make_unique<CpuConv>(b, p);
+}
+
+}  // namespace
+
+TESSERA_REGISTER_EXECUTION(kCPU, Conv, create);
+
+}  // namespace tessera

@@ -1,0 +1,200 @@
+// Depthwise Conv on NC4HW4: each output block of 4 channels reads only its own input block,
+// so a direct loop over (kh, kw) with 4-wide multiply-adds beats im2col + GEMM. Also runs on
+// NCHW (one lane per plane) when the Session folds the op on constant inputs.
+#include "backends/cpu/ops/ConvDepthwise.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/NC4HW4.hpp"
+
+namespace tessera {
+
+bool isDepthwiseConv2D(const ConvShape& c) {
+  return c.window.rank == 2 && c.group == c.inChannels && c.outChannels == c.inChannels && c.group > 1;
+}
+
+namespace {
+
+class CpuDepthwiseConv final : public Execution {
+ public:
+  CpuDepthwiseConv(Backend* b, const ConvParams& p) : Execution(b), params_(p) {}
+
+  void selectLayouts(const std::vector<Layout>&, const Tensors& inputs, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    in->assign(inputs.size(), Layout::kNCHW);
+    (*in)[0] = Layout::kNC4HW4;
+    *out = {Layout::kNC4HW4};
+  }
+
+  Status onResize(const Tensors& inputs, const Tensors& outputs) override {
+    TESSERA_RETURN_IF_ERROR(resolveConv(params_, inputs[0]->shape(), inputs[1]->shape(), &shape_));
+    lanes_ = inputs[0]->layout() == Layout::kNC4HW4 ? kChannelPack : 1;
+    if (outputs[0]->layout() != inputs[0]->layout())
+      return Status::internal("depthwise Conv needs its input and output in the same layout");
+    const int64_t blocks = lanes_ == 1 ? shape_.inChannels : channelBlocks(shape_.inChannels);
+    weights_.assign(blocks * shape_.window.kernelCount() * lanes_, 0.f);
+    bias_.assign(blocks * lanes_, 0.f);
+    packed_ = false;
+    const bool biasConstant = inputs.size() < 3 || !inputs[2] || inputs[2]->isConstant();
+    if (inputs[1]->isConstant() && inputs[1]->data() && biasConstant) {
+      pack(inputs);
+      packed_ = true;
+    }
+    return Status::ok();
+  }
+
+  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
+    if (!packed_) pack(inputs);
+    const WindowGeometry& g = shape_.window;
+    const int64_t blocks = lanes_ == 1 ? shape_.inChannels : channelBlocks(shape_.inChannels);
+    const int64_t rows = shape_.batch * blocks * g.output[0];
+    const float* x = inputs[0]->data<float>();
+    float* y = outputs[0]->data<float>();
+    cpuPool(*this).parallelFor(rows, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        const int64_t oh = r % g.output[0];
+        const int64_t plane = r / g.output[0];  // n * blocks + block
+        const int64_t block = plane % blocks;
+        const float* xp = x + plane * g.input[0] * g.input[1] * lanes_;
+        float* yp = y + (plane * g.output[0] + oh) * g.output[1] * lanes_;
+        if (lanes_ == kChannelPack) {
+          row<kChannelPack>(xp, yp, block, oh);
+        } else {
+          row<1>(xp, yp, block, oh);
+        }
+      }
+    }, 1);
+    // Padding lanes: zero weights and bias give 0 unless the input lanes hold inf/nan.
+    if (lanes_ == kChannelPack) zeroPaddingLanes(y, ChannelAddressing(outputs[0]->shape(), Layout::kNC4HW4));
+    return Status::ok();
+  }
+
+ private:
+  // Weights [blocks][KH*KW][lanes] and bias [blocks][lanes], zero in padding lanes.
+  void pack(const Tensors& inputs) {
+    const int64_t taps = shape_.window.kernelCount();
+    const float* w = inputs[1]->data<float>();
+    const float* b = inputs.size() > 2 && inputs[2] ? inputs[2]->data<float>() : nullptr;
+    for (int64_t c = 0; c < shape_.inChannels; ++c) {
+      const int64_t block = c / lanes_, lane = c % lanes_;
+      for (int64_t t = 0; t < taps; ++t) weights_[(block * taps + t) * lanes_ + lane] = w[c * taps + t];
+      bias_[block * lanes_ + lane] = b ? b[c] : 0.f;
+    }
+  }
+
+  // One output row of one channel block.
+  template <int L>
+  void row(const float* x, float* y, int64_t block, int64_t oh) const {
+    const WindowGeometry& g = shape_.window;
+    const int64_t H = g.input[0], W = g.input[1], OW = g.output[1];
+    const int64_t KH = g.kernel[0], KW = g.kernel[1];
+    const int64_t sw = g.stride[1], dw = g.dilation[1], pw = g.padBegin[1];
+    const float* wBlock = weights_.data() + block * KH * KW * L;
+    const float* bias = bias_.data() + block * L;
+    // Output columns whose whole window is inside the input: no bounds checks there.
+    int64_t owLo = pw > 0 ? (pw + sw - 1) / sw : 0;
+    int64_t owHi = (W - 1 - (KW - 1) * dw + pw) >= 0 ? (W - 1 - (KW - 1) * dw + pw) / sw + 1 : 0;
+    owLo = std::min(owLo, OW);
+    owHi = std::max(owLo, std::min(owHi, OW));
+    if (L == kChannelPack) {
+      packedRow(x, y, wBlock, bias, oh, owLo, owHi);
+      return;
+    }
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      float acc[L];
+      for (int l = 0; l < L; ++l) acc[l] = bias[l];
+      const bool interior = ow >= owLo && ow < owHi;
+      const int64_t iw0 = ow * sw - pw;
+      for (int64_t kh = 0; kh < KH; ++kh) {
+        const int64_t ih = oh * g.stride[0] - g.padBegin[0] + kh * g.dilation[0];
+        if (ih < 0 || ih >= H) continue;
+        const float* xr = x + ih * W * L;
+        const float* wr = wBlock + kh * KW * L;
+        if (interior) {
+          for (int64_t kw = 0; kw < KW; ++kw) {
+            const float* xv = xr + (iw0 + kw * dw) * L;
+            for (int l = 0; l < L; ++l) acc[l] += xv[l] * wr[kw * L + l];
+          }
+        } else {
+          for (int64_t kw = 0; kw < KW; ++kw) {
+            const int64_t iw = iw0 + kw * dw;
+            if (iw < 0 || iw >= W) continue;
+            const float* xv = xr + iw * L;
+            for (int l = 0; l < L; ++l) acc[l] += xv[l] * wr[kw * L + l];
+          }
+        }
+      }
+      for (int l = 0; l < L; ++l) y[ow * L + l] = acc[l];
+    }
+  }
+
+  // The NC4HW4 row: four channels per vector operation.
+  void packedRow(const float* x, float* y, const float* wBlock, const float* bias, int64_t oh, int64_t owLo,
+                 int64_t owHi) const {
+    constexpr int L = kChannelPack;
+    const WindowGeometry& g = shape_.window;
+    const int64_t H = g.input[0], W = g.input[1], OW = g.output[1];
+    const int64_t KH = g.kernel[0], KW = g.kernel[1];
+    const int64_t sw = g.stride[1], dw = g.dilation[1], pw = g.padBegin[1];
+    const Float4 b = loadFloat4(bias);
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      if (ow >= owLo && ow + 4 <= owHi) {
+        // Four interior outputs at once: independent accumulators hide the add latency.
+        Float4 a0 = b, a1 = b, a2 = b, a3 = b;
+        const int64_t step = sw * L;
+        for (int64_t kh = 0; kh < KH; ++kh) {
+          const int64_t ih = oh * g.stride[0] - g.padBegin[0] + kh * g.dilation[0];
+          if (ih < 0 || ih >= H) continue;
+          const float* xr = x + (ih * W + ow * sw - pw) * L;
+          const float* wr = wBlock + kh * KW * L;
+          for (int64_t kw = 0; kw < KW; ++kw) {
+            const Float4 wv = loadFloat4(wr + kw * L);
+            const float* xp = xr + kw * dw * L;
+            a0 += loadFloat4(xp) * wv;
+            a1 += loadFloat4(xp + step) * wv;
+            a2 += loadFloat4(xp + 2 * step) * wv;
+            a3 += loadFloat4(xp + 3 * step) * wv;
+          }
+        }
+        storeFloat4(y + ow * L, a0);
+        storeFloat4(y + (ow + 1) * L, a1);
+        storeFloat4(y + (ow + 2) * L, a2);
+        storeFloat4(y + (ow + 3) * L, a3);
+        ow += 3;
+        continue;
+      }
+      Float4 acc = b;
+      const bool interior = ow >= owLo && ow < owHi;
+      const int64_t iw0 = ow * sw - pw;
+      for (int64_t kh = 0; kh < KH; ++kh) {
+        const int64_t ih = oh * g.stride[0] - g.padBegin[0] + kh * g.dilation[0];
+        if (ih < 0 || ih >= H) continue;
+        const float* xr = x + ih * W * L;
+        const float* wr = wBlock + kh * KW * L;
+        for (int64_t kw = 0; kw < KW; ++kw) {
+          const int64_t iw = iw0 + kw * dw;
+          if (!interior && (iw < 0 || iw >= W)) continue;
+          acc += loadFloat4(xr + iw * L) * loadFloat4(wr + kw * L);
+        }
+      }
+      storeFloat4(y + ow * L, acc);
+    }
+  }
+
+  ConvParams params_;
+  ConvShape shape_;
+  int lanes_ = kChannelPack;
+  bool packed_ = false;
+  std::vector<float> weights_;
+  std::vector<float> bias_;
+};
+
+}  // namespace
+
+std::unique_ptr<Execution> makeCpuDepthwiseConv(Backend* backend, const ConvParams& params) {
+  return std::make_unique<CpuDepthwiseConv>(backend, params);
+}
+
+}  // namespace tessera

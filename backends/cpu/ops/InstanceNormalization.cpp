@@ -1,0 +1,89 @@
+// CPU InstanceNormalization: per (n, c) plane, mean and variance (accumulated in double),
+// then y = (x - mean) / sqrt(var + eps) * scale[c] + B[c]. 4-D f32 tensors run on NC4HW4,
+// where a plane holds 4 channels in its lanes; other ranks on NCHW.
+#include <cmath>
+#include <vector>
+
+#include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/NC4HW4.hpp"
+#include "ops/InstanceNormalization.hpp"
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+namespace {
+
+class CpuInstanceNormalization final : public Execution {
+ public:
+  CpuInstanceNormalization(Backend* b, const InstanceNormalizationParams& p) : Execution(b), params_(p) {}
+
+  void selectLayouts(const std::vector<Layout>&, const Tensors& inputs, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    in->assign(inputs.size(), Layout::kNCHW);
+    const bool packed = inputs[0]->rank() == 4;
+    (*in)[0] = packed ? Layout::kNC4HW4 : Layout::kNCHW;
+    *out = {packed ? Layout::kNC4HW4 : Layout::kNCHW};
+  }
+
+  Status onResize(const Tensors& inputs, const Tensors& outputs) override {
+    addr_ = ChannelAddressing(inputs[0]->shape(), inputs[0]->layout());
+    if (outputs[0]->layout() != inputs[0]->layout())
+      return Status::internal("InstanceNormalization needs its input and output in one layout");
+    return Status::ok();
+  }
+
+  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
+    const float* x = inputs[0]->data<float>();
+    const float* scale = inputs[1]->data<float>();
+    const float* bias = inputs[2]->data<float>();
+    float* y = outputs[0]->data<float>();
+    const ChannelAddressing a = addr_;
+    const int L = a.packed ? kChannelPack : 1;
+    const int64_t blocks = a.packed ? channelBlocks(a.channels) : a.channels;
+    const float eps = params_.epsilon;
+    cpuPool(*this).parallelFor(a.batch * blocks, [&](int64_t begin, int64_t end) {
+      for (int64_t plane = begin; plane < end; ++plane) {
+        const int64_t block = plane % blocks;
+        const float* src = x + plane * a.spatial * L;
+        float* dst = y + plane * a.spatial * L;
+        for (int l = 0; l < L; ++l) {
+          const int64_t c = block * L + l;
+          if (c >= a.channels) {  // padding lane
+            for (int64_t s = 0; s < a.spatial; ++s) dst[s * L + l] = 0.f;
+            continue;
+          }
+          double sum = 0, sq = 0;
+          for (int64_t s = 0; s < a.spatial; ++s) sum += src[s * L + l];
+          const double mean = sum / static_cast<double>(a.spatial);
+          for (int64_t s = 0; s < a.spatial; ++s) {
+            const double d = src[s * L + l] - mean;
+            sq += d * d;
+          }
+          const double inv = 1.0 / std::sqrt(sq / static_cast<double>(a.spatial) + eps);
+          const float k = static_cast<float>(inv * scale[c]);
+          const float shift = static_cast<float>(bias[c] - mean * inv * scale[c]);
+          for (int64_t s = 0; s < a.spatial; ++s) dst[s * L + l] = src[s * L + l] * k + shift;
+        }
+      }
+    }, 1);
+    return Status::ok();
+  }
+
+ private:
+  InstanceNormalizationParams params_;
+  ChannelAddressing addr_;
+};
+
+std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {
+  if (inputs.size() < 3) return nullptr;
+  for (size_t i = 0; i < 3; ++i)
+    if (!inputs[i] || inputs[i]->dtype() != DataType::kF32) return nullptr;
+  InstanceNormalizationParams p;
+  if (!InstanceNormalizationParams::parse(node, &p).isOk()) return nullptr;
+  return std::make_unique<CpuInstanceNormalization>(b, p);
+}
+
+}  // namespace
+
+TESSERA_REGISTER_EXECUTION(kCPU, InstanceNormalization, create);
+
+}  // namespace tessera

@@ -1,0 +1,111 @@
+// CPU MatMul: every distinct B matrix of the batch is packed (once at resize when B is
+// constant), then each output matrix is one packed GEMM. Many small matrices run one per
+// thread; few large ones are each split over the pool.
+#include <vector>
+
+#include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/Gemm.hpp"
+#include "ops/MatMul.hpp"
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+namespace {
+
+// Row-major strides of `dims` right-aligned into `rank` dimensions, 0 where broadcast.
+std::vector<int64_t> broadcastStrides(const Shape& dims, size_t rank) {
+  std::vector<int64_t> strides(rank, 0);
+  int64_t stride = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const size_t d = dims.size() - 1 - i;
+    strides[rank - 1 - i] = dims[d] == 1 ? 0 : stride;
+    stride *= dims[d];
+  }
+  return strides;
+}
+
+class CpuMatMul final : public Execution {
+ public:
+  explicit CpuMatMul(Backend* b) : Execution(b) {}
+
+  Status onResize(const Tensors& inputs, const Tensors&) override {
+    TESSERA_RETURN_IF_ERROR(resolveMatMul(inputs[0]->shape(), inputs[1]->shape(), &shape_));
+    const size_t rank = shape_.batch.size();
+    batches_ = elementCount(shape_.batch);
+    aBatches_ = elementCount(shape_.aBatch);
+    bBatches_ = elementCount(shape_.bBatch);
+    const std::vector<int64_t> as = broadcastStrides(shape_.aBatch, rank), bs = broadcastStrides(shape_.bBatch, rank);
+    aIndex_.assign(batches_, 0);
+    bIndex_.assign(batches_, 0);
+    for (int64_t i = 0; i < batches_; ++i) {  // which A and B matrix feeds output matrix i
+      int64_t rest = i;
+      for (size_t d = rank; d-- > 0;) {
+        const int64_t idx = rest % shape_.batch[d];
+        rest /= shape_.batch[d];
+        aIndex_[i] += idx * as[d];
+        bIndex_[i] += idx * bs[d];
+      }
+    }
+    packedSize_ = gemmPackedBSize(shape_.K, shape_.N);
+    packedB_.assign(packedSize_ * bBatches_, 0.f);
+    bPacked_ = false;
+    if (inputs[1]->isConstant() && inputs[1]->data()) {
+      packB(inputs[1]->data<float>());
+      bPacked_ = true;
+    }
+    return Status::ok();
+  }
+
+  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
+    if (!bPacked_) packB(inputs[1]->data<float>());
+    const float* a = inputs[0]->data<float>();
+    float* y = outputs[0]->data<float>();
+    ThreadPool& pool = cpuPool(*this);
+    const MatMulShape& s = shape_;
+    auto args = [&](int64_t i) {
+      GemmArgs g;
+      g.M = s.M;
+      g.N = s.N;
+      g.K = s.K;
+      g.A = a + aIndex_[i] * s.M * s.K;
+      g.lda = s.K;
+      g.packedB = packedB_.data() + bIndex_[i] * packedSize_;
+      g.C = y + i * s.M * s.N;
+      g.ldc = s.N;
+      return g;
+    };
+    if (batches_ >= pool.threads()) {
+      pool.parallelFor(batches_, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) gemmPackedTile(args(i), 0, s.M, 0, s.N);
+      }, 1);
+    } else {
+      for (int64_t i = 0; i < batches_; ++i) gemmPacked(pool, args(i));
+    }
+    return Status::ok();
+  }
+
+ private:
+  void packB(const float* b) {
+    const int64_t K = shape_.K, N = shape_.N;
+    cpuPool(*this).parallelFor(bBatches_, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) gemmPackB(K, N, b + i * K * N, N, false, packedB_.data() + i * packedSize_);
+    }, 1);
+  }
+
+  MatMulShape shape_;
+  int64_t batches_ = 1, aBatches_ = 1, bBatches_ = 1, packedSize_ = 0;
+  std::vector<int64_t> aIndex_, bIndex_;
+  bool bPacked_ = false;
+  std::vector<float> packedB_;
+};
+
+std::unique_ptr<Execution> create(Backend* b, const Node&, const Tensors& inputs, const Tensors&) {
+  if (inputs.size() != 2 || !inputs[0] || !inputs[1]) return nullptr;
+  if (inputs[0]->dtype() != DataType::kF32 || inputs[1]->dtype() != DataType::kF32) return nullptr;
+  return std::make_unique<CpuMatMul>(b);
+}
+
+}  // namespace
+
+TESSERA_REGISTER_EXECUTION(kCPU, MatMul, create);
+
+}  // namespace tessera

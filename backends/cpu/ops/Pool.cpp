@@ -1,0 +1,224 @@
+// CPU MaxPool / AveragePool / GlobalMaxPool / GlobalAveragePool.
+//
+// One kernel walks a plane of L lanes: an NC4HW4 channel block (L = 4, f32 4-D tensors) or
+// an NCHW channel (L = 1: other ranks, other dtypes, and folded runs). Spatial dimensions
+// are padded to 3 (D, H, W) so 1-D, 2-D and 3-D pools share it. MaxPool's Indices are
+// flat NCHW offsets (column-major spatial order when storage_order = 1), stored NCHW.
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/NC4HW4.hpp"
+#include "ops/Pool.hpp"
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+namespace {
+
+class CpuPool final : public Execution {
+ public:
+  CpuPool(Backend* b, const PoolParams& p, int numOutputs) : Execution(b), params_(p), numOutputs_(numOutputs) {}
+
+  void selectLayouts(const std::vector<Layout>&, const Tensors& inputs, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    const bool packed = inputs[0]->rank() == 4 && inputs[0]->dtype() == DataType::kF32;
+    *in = {packed ? Layout::kNC4HW4 : Layout::kNCHW};
+    out->assign(numOutputs_, Layout::kNCHW);
+    (*out)[0] = packed ? Layout::kNC4HW4 : Layout::kNCHW;
+  }
+
+  Status onResize(const Tensors& inputs, const Tensors& outputs) override {
+    WindowGeometry g;
+    TESSERA_RETURN_IF_ERROR(resolvePool(params_, inputs[0]->shape(), &g));
+    geometry_ = g.padTo3D();
+    xAddr_ = ChannelAddressing(inputs[0]->shape(), inputs[0]->layout());
+    yAddr_ = ChannelAddressing(outputs[0]->shape(), outputs[0]->layout());
+    if (xAddr_.packed != yAddr_.packed) return Status::internal("pooling needs X and Y in the same layout");
+    return Status::ok();
+  }
+
+  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
+    int64_t* indices = outputs.size() > 1 && outputs[1] ? outputs[1]->data<int64_t>() : nullptr;
+    bool ok = false;
+    switch (inputs[0]->dtype()) {
+      case DataType::kF32: ok = run<float>(inputs, outputs, indices); break;
+      case DataType::kF64: ok = run<double>(inputs, outputs, indices); break;
+      case DataType::kU8: ok = run<uint8_t>(inputs, outputs, indices); break;
+      case DataType::kI8: ok = run<int8_t>(inputs, outputs, indices); break;
+      default: break;
+    }
+    if (!ok) return Status::unsupported(std::string("pooling on ") + dataTypeName(inputs[0]->dtype()));
+    return Status::ok();
+  }
+
+ private:
+  template <typename T>
+  bool run(const Tensors& inputs, const Tensors& outputs, int64_t* indices) {
+    const T* x = inputs[0]->data<T>();
+    T* y = outputs[0]->data<T>();
+    const int L = xAddr_.packed ? kChannelPack : 1;
+    const int64_t planes = xAddr_.batch * (xAddr_.packed ? channelBlocks(xAddr_.channels) : xAddr_.channels);
+    const WindowGeometry& g = geometry_;
+    const int64_t rows = planes * g.output[0] * g.output[1];
+    cpuPool(*this).parallelFor(rows, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        const int64_t plane = r / (g.output[0] * g.output[1]);
+        const int64_t oh = r % g.output[1], od = (r / g.output[1]) % g.output[0];
+        const T* xp = x + plane * g.inputCount() * L;
+        T* yp = y + (plane * g.outputCount() + (od * g.output[1] + oh) * g.output[2]) * L;
+        if (L == kChannelPack) {
+          row<T, kChannelPack>(xp, yp, plane, od, oh, indices);
+        } else {
+          row<T, 1>(xp, yp, plane, od, oh, indices);
+        }
+      }
+    }, 1);
+    zeroPaddingLanes(y, yAddr_);
+    return true;
+  }
+
+  // Window taps k in [lo, hi) land inside the input; `padded` counts those inside the
+  // padded input (the AveragePool divisor with count_include_pad).
+  struct TapRange {
+    int64_t lo, hi, padded;
+  };
+  static TapRange tapRange(int64_t start, int64_t kernel, int64_t dilation, int64_t in, int64_t padBegin, int64_t padEnd) {
+    auto firstAtLeast = [&](int64_t bound) {  // smallest k >= 0 with start + k*dilation >= bound
+      if (bound <= start) return int64_t(0);
+      return dilation == 1 ? bound - start : (bound - start + dilation - 1) / dilation;
+    };
+    TapRange r;
+    r.lo = std::min(kernel, firstAtLeast(0));
+    r.hi = std::max(r.lo, std::min(kernel, firstAtLeast(in)));
+    const int64_t plo = std::min(kernel, firstAtLeast(-padBegin));
+    r.padded = std::max<int64_t>(0, std::min(kernel, firstAtLeast(in + padEnd)) - plo);
+    return r;
+  }
+
+  // One output row (fixed od, oh) of one plane. Only taps inside the input are visited.
+  template <typename T, int L>
+  void row(const T* x, T* y, int64_t plane, int64_t od, int64_t oh, int64_t* indices) const {
+    using Acc = typename std::conditional<std::is_same<T, double>::value, double, float>::type;
+    const WindowGeometry& g = geometry_;
+    const bool isMax = params_.isMax();
+    const int64_t d0 = od * g.stride[0] - g.padBegin[0], h0 = oh * g.stride[1] - g.padBegin[1];
+    const TapRange rd = tapRange(d0, g.kernel[0], g.dilation[0], g.input[0], g.padBegin[0], g.padEnd[0]);
+    const TapRange rh = tapRange(h0, g.kernel[1], g.dilation[1], g.input[1], g.padBegin[1], g.padEnd[1]);
+    for (int64_t ow = 0; ow < g.output[2]; ++ow) {
+      const int64_t w0 = ow * g.stride[2] - g.padBegin[2];
+      const TapRange rw = tapRange(w0, g.kernel[2], g.dilation[2], g.input[2], g.padBegin[2], g.padEnd[2]);
+      T* out = y + ow * L;
+      if (std::is_same<T, float>::value && L == kChannelPack && !indices) {
+        packedRow(reinterpret_cast<const float*>(x), reinterpret_cast<float*>(out), d0, h0, w0, rd, rh, rw);
+        continue;
+      }
+      if (isMax) {
+        T best[L];
+        int64_t bestAt[L];
+        for (int l = 0; l < L; ++l) { best[l] = std::numeric_limits<T>::lowest(); bestAt[l] = -1; }
+        for (int64_t kd = rd.lo; kd < rd.hi; ++kd)
+          for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
+            const int64_t rowStart = ((d0 + kd * g.dilation[0]) * g.input[1] + h0 + kh * g.dilation[1]) * g.input[2];
+            for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
+              const int64_t s = rowStart + w0 + kw * g.dilation[2];
+              const T* v = x + s * L;
+              if (indices) {
+                for (int l = 0; l < L; ++l)
+                  if (v[l] > best[l] || bestAt[l] < 0) { best[l] = v[l]; bestAt[l] = s; }
+              } else {
+                for (int l = 0; l < L; ++l) best[l] = v[l] > best[l] ? v[l] : best[l];
+              }
+            }
+          }
+        for (int l = 0; l < L; ++l) out[l] = best[l];
+        if (indices) writeIndices<L>(indices, plane, od, oh, ow, bestAt);
+      } else {
+        Acc sum[L] = {};
+        for (int64_t kd = rd.lo; kd < rd.hi; ++kd)
+          for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
+            const int64_t rowStart = ((d0 + kd * g.dilation[0]) * g.input[1] + h0 + kh * g.dilation[1]) * g.input[2];
+            for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
+              const T* v = x + (rowStart + w0 + kw * g.dilation[2]) * L;
+              for (int l = 0; l < L; ++l) sum[l] += static_cast<Acc>(v[l]);
+            }
+          }
+        const int64_t count = params_.countIncludePad ? rd.padded * rh.padded * rw.padded
+                                                      : (rd.hi - rd.lo) * (rh.hi - rh.lo) * (rw.hi - rw.lo);
+        const Acc scale = count > 0 ? Acc(1) / static_cast<Acc>(count) : Acc(0);
+        for (int l = 0; l < L; ++l) out[l] = static_cast<T>(sum[l] * scale);
+      }
+    }
+  }
+
+  // The f32 NC4HW4 case without Indices, four channels per vector operation.
+  void packedRow(const float* x, float* out, int64_t d0, int64_t h0, int64_t w0, const TapRange& rd,
+                 const TapRange& rh, const TapRange& rw) const {
+    const WindowGeometry& g = geometry_;
+    const bool isMax = params_.isMax();
+    Float4 acc = splatFloat4(isMax ? std::numeric_limits<float>::lowest() : 0.f);
+    for (int64_t kd = rd.lo; kd < rd.hi; ++kd)
+      for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
+        const float* rowp = x + (((d0 + kd * g.dilation[0]) * g.input[1] + h0 + kh * g.dilation[1]) * g.input[2] + w0) *
+                                    kChannelPack;
+        const int64_t step = g.dilation[2] * kChannelPack;
+        if (isMax) {
+          for (int64_t kw = rw.lo; kw < rw.hi; ++kw) acc = maxFloat4(acc, loadFloat4(rowp + kw * step));
+        } else {
+          for (int64_t kw = rw.lo; kw < rw.hi; ++kw) acc += loadFloat4(rowp + kw * step);
+        }
+      }
+    if (!isMax) {
+      const int64_t count = params_.countIncludePad ? rd.padded * rh.padded * rw.padded
+                                                    : (rd.hi - rd.lo) * (rh.hi - rh.lo) * (rw.hi - rw.lo);
+      acc *= splatFloat4(count > 0 ? 1.f / static_cast<float>(count) : 0.f);
+    }
+    storeFloat4(out, acc);
+  }
+
+  // Indices are NCHW offsets into x; the spatial part is column-major for storage_order 1.
+  template <int L>
+  void writeIndices(int64_t* indices, int64_t plane, int64_t od, int64_t oh, int64_t ow, const int64_t* at) const {
+    const WindowGeometry& g = geometry_;
+    const int64_t inCount = g.inputCount(), outCount = g.outputCount();
+    const int64_t channels = xAddr_.channels;
+    const int64_t blocks = L == 1 ? channels : channelBlocks(channels);
+    const int64_t n = plane / blocks, block = plane % blocks;
+    for (int l = 0; l < L; ++l) {
+      const int64_t c = block * L + l;
+      if (c >= channels) break;
+      int64_t s = at[l] < 0 ? 0 : at[l];
+      if (params_.storageOrder == 1) {
+        const int64_t iw = s % g.input[2], ih = (s / g.input[2]) % g.input[1], id = s / (g.input[2] * g.input[1]);
+        s = (iw * g.input[1] + ih) * g.input[0] + id;
+      }
+      indices[(n * channels + c) * outCount + (od * g.output[1] + oh) * g.output[2] + ow] = (n * channels + c) * inCount + s;
+    }
+  }
+
+  PoolParams params_;
+  int numOutputs_;
+  WindowGeometry geometry_;
+  ChannelAddressing xAddr_, yAddr_;
+};
+
+std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
+  if (inputs.empty() || !inputs[0]) return nullptr;
+  PoolParams p;
+  if (!PoolParams::parse(node, &p).isOk()) return nullptr;
+  const DataType t = inputs[0]->dtype();
+  const bool floating = t == DataType::kF32 || t == DataType::kF64;
+  const bool integer = t == DataType::kU8 || t == DataType::kI8;
+  if (!floating && !(integer && p.isMax())) return nullptr;
+  return std::make_unique<CpuPool>(b, p, static_cast<int>(outputs.size()));
+}
+
+}  // namespace
+
+TESSERA_REGISTER_EXECUTION(kCPU, MaxPool, create);
+TESSERA_REGISTER_EXECUTION(kCPU, AveragePool, create);
+TESSERA_REGISTER_EXECUTION(kCPU, GlobalMaxPool, create);
+TESSERA_REGISTER_EXECUTION(kCPU, GlobalAveragePool, create);
+
+}  // namespace tessera

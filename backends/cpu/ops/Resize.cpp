@@ -1,0 +1,167 @@
+// CPU Resize / Upsample. The interpolation is separable: ops/Resize.cpp gives, per axis and
+// output index, up to 4 (source index, weight) taps. Here they become element offsets of
+// the actual layout (offsets split additively over axes in NCHW and NC4HW4 alike), and each
+// output row combines the taps of its outer axes once, then walks the innermost axis.
+// 4-D f32 tensors run on NC4HW4, other ranks on NCHW.
+#include <algorithm>
+#include <vector>
+
+#include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/NC4HW4.hpp"
+#include "ops/Resize.hpp"
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+namespace {
+
+constexpr int kMaxRank = 6;
+constexpr int kMaxOuterTaps = 1024;  // 4^(kMaxRank - 1)
+
+struct Tap {
+  int64_t offset;
+  float weight;
+};
+
+struct AxisTable {
+  std::vector<int> count;           // taps per output index; -1: outside (extrapolate)
+  std::vector<Tap> taps;            // 4 per output index
+  std::vector<int64_t> outOffset;   // offset of the output index in y
+};
+
+class CpuResize final : public Execution {
+ public:
+  CpuResize(Backend* b, const ResizeParams& p) : Execution(b), params_(p) {}
+
+  void selectLayouts(const std::vector<Layout>&, const Tensors& inputs, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    in->assign(inputs.size(), Layout::kNCHW);
+    const bool packed = inputs[0]->rank() == 4;
+    (*in)[0] = packed ? Layout::kNC4HW4 : Layout::kNCHW;
+    *out = {packed ? Layout::kNC4HW4 : Layout::kNCHW};
+  }
+
+  Status onResize(const Tensors& inputs, const Tensors& outputs) override {
+    xAddr_ = ChannelAddressing(inputs[0]->shape(), inputs[0]->layout());
+    yAddr_ = ChannelAddressing(outputs[0]->shape(), outputs[0]->layout());
+    tables_.assign(inputs[0]->rank(), AxisTable());
+    tablesReady_ = false;
+    bool known = true;
+    for (int i : {params_.roiInput, params_.scalesInput, params_.sizesInput}) {
+      const Tensor* t = input(inputs, i);
+      known = known && (!t || t->elementCount() == 0 || (t->isConstant() && t->data()));
+    }
+    if (known) {
+      TESSERA_RETURN_IF_ERROR(buildTables(inputs, *outputs[0]));
+      tablesReady_ = true;
+    }
+    return Status::ok();
+  }
+
+  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
+    if (!tablesReady_) TESSERA_RETURN_IF_ERROR(buildTables(inputs, *outputs[0]));
+    const float* x = inputs[0]->data<float>();
+    float* y = outputs[0]->data<float>();
+    const Shape& outShape = outputs[0]->shape();
+    const int rank = static_cast<int>(outShape.size());
+    int64_t rows = 1;
+    for (int d = 0; d + 1 < rank; ++d) rows *= outShape[d];
+    const AxisTable& inner = tables_[rank - 1];
+    const int64_t innerCount = outShape[rank - 1];
+    const float extrapolation = params_.extrapolationValue;
+    cpuPool(*this).parallelFor(rows, [&](int64_t begin, int64_t end) {
+      Tap combos[kMaxOuterTaps];
+      for (int64_t row = begin; row < end; ++row) {
+        // Combine the taps of the outer axes for this row.
+        int n = 1;
+        combos[0] = {0, 1.f};
+        int64_t yRow = 0;
+        bool outside = false;
+        int64_t rest = row;
+        for (int d = rank - 2; d >= 0; --d) {
+          const int64_t o = rest % outShape[d];
+          rest /= outShape[d];
+          const AxisTable& t = tables_[d];
+          yRow += t.outOffset[o];
+          const int count = t.count[o];
+          if (count < 0) { outside = true; continue; }
+          if (count == 1) {
+            const Tap tap = t.taps[o * 4];
+            for (int c = 0; c < n; ++c) { combos[c].offset += tap.offset; combos[c].weight *= tap.weight; }
+            continue;
+          }
+          for (int c = n - 1; c >= 0; --c)
+            for (int k = count - 1; k >= 0; --k) {
+              const Tap tap = t.taps[o * 4 + k];
+              combos[c * count + k] = {combos[c].offset + tap.offset, combos[c].weight * tap.weight};
+            }
+          n *= count;
+        }
+        for (int64_t j = 0; j < innerCount; ++j) {
+          float* dst = y + yRow + inner.outOffset[j];
+          const int count = inner.count[j];
+          if (outside || count < 0) { *dst = extrapolation; continue; }
+          const Tap* taps = inner.taps.data() + j * 4;
+          float sum = 0.f;
+          for (int c = 0; c < n; ++c) {
+            const float* src = x + combos[c].offset;
+            float part = 0.f;
+            for (int k = 0; k < count; ++k) part += taps[k].weight * src[taps[k].offset];
+            sum += combos[c].weight * part;
+          }
+          *dst = sum;
+        }
+      }
+    }, 4);
+    zeroPaddingLanes(y, yAddr_);
+    return Status::ok();
+  }
+
+ private:
+  static const Tensor* input(const Tensors& inputs, int i) {
+    return i >= 0 && static_cast<size_t>(i) < inputs.size() ? inputs[i] : nullptr;
+  }
+
+  Status buildTables(const Tensors& inputs, const Tensor& y) {
+    ResizeGeometry g;
+    TESSERA_RETURN_IF_ERROR(resolveResize(params_, inputs[0]->shape(), input(inputs, params_.roiInput),
+                                          input(inputs, params_.scalesInput), input(inputs, params_.sizesInput), &g));
+    if (g.output != y.shape())
+      return Status::invalid("the output shape " + shapeToString(g.output) + " differs from the planned " +
+                             shapeToString(y.shape()) + " (scales or sizes changed after planning)");
+    const Shape& xs = inputs[0]->shape();
+    for (int d = 0; d < static_cast<int>(xs.size()); ++d) {
+      const std::vector<ResizeTaps> taps = resizeAxisTaps(params_, g, d);
+      AxisTable& t = tables_[d];
+      t.count.assign(taps.size(), 0);
+      t.taps.assign(taps.size() * 4, Tap{0, 0.f});
+      t.outOffset.assign(taps.size(), 0);
+      for (size_t o = 0; o < taps.size(); ++o) {
+        t.count[o] = taps[o].outside ? -1 : taps[o].count;
+        for (int k = 0; k < taps[o].count; ++k)
+          t.taps[o * 4 + k] = {axisOffset(xs, xAddr_, d, taps[o].index[k]), taps[o].weight[k]};
+        t.outOffset[o] = axisOffset(y.shape(), yAddr_, d, static_cast<int64_t>(o));
+      }
+    }
+    return Status::ok();
+  }
+
+  ResizeParams params_;
+  ChannelAddressing xAddr_, yAddr_;
+  std::vector<AxisTable> tables_;
+  bool tablesReady_ = false;
+};
+
+std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {
+  if (inputs.empty() || !inputs[0] || inputs[0]->dtype() != DataType::kF32) return nullptr;
+  if (inputs[0]->rank() < 1 || inputs[0]->rank() > kMaxRank) return nullptr;
+  ResizeParams p;
+  if (!ResizeParams::parse(node, &p).isOk()) return nullptr;
+  return std::make_unique<CpuResize>(b, p);
+}
+
+}  // namespace
+
+TESSERA_REGISTER_EXECUTION(kCPU, Resize, create);
+TESSERA_REGISTER_EXECUTION(kCPU, Upsample, create);
+
+}  // namespace tessera

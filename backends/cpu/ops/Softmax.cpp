@@ -1,0 +1,123 @@
+// CPU Softmax / LogSoftmax over [outer, n, inner], numerically stable (the row maximum is
+// subtracted before exp). When inner > 1 the n values of one softmax are `inner` apart, so
+// lanes of up to 64 neighbouring softmaxes are processed together: every pass then reads
+// contiguous memory, with per-lane state on the stack.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "backends/cpu/CpuBackend.hpp"
+#include "ops/Softmax.hpp"
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+namespace {
+
+constexpr int64_t kLanes = 64;
+
+template <typename T>
+void softmaxRow(const T* x, T* y, int64_t n, bool log) {
+  T maxv = -std::numeric_limits<T>::infinity();
+  for (int64_t i = 0; i < n; ++i) maxv = std::max(maxv, x[i]);
+  T sum = 0;
+  if (log) {
+    for (int64_t i = 0; i < n; ++i) sum += std::exp(x[i] - maxv);
+    const T shift = maxv + std::log(sum);
+    for (int64_t i = 0; i < n; ++i) y[i] = x[i] - shift;
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      y[i] = std::exp(x[i] - maxv);
+      sum += y[i];
+    }
+    const T scale = T(1) / sum;
+    for (int64_t i = 0; i < n; ++i) y[i] *= scale;
+  }
+}
+
+// `lanes` softmaxes side by side: element j of lane l is at x[j * stride + l].
+template <typename T>
+void softmaxLanes(const T* x, T* y, int64_t n, int64_t stride, int64_t lanes, bool log) {
+  T maxv[kLanes], sum[kLanes];
+  for (int64_t l = 0; l < lanes; ++l) {
+    maxv[l] = -std::numeric_limits<T>::infinity();
+    sum[l] = 0;
+  }
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t l = 0; l < lanes; ++l) maxv[l] = std::max(maxv[l], x[j * stride + l]);
+  if (log) {
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t l = 0; l < lanes; ++l) sum[l] += std::exp(x[j * stride + l] - maxv[l]);
+    for (int64_t l = 0; l < lanes; ++l) maxv[l] += std::log(sum[l]);
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t l = 0; l < lanes; ++l) y[j * stride + l] = x[j * stride + l] - maxv[l];
+  } else {
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t l = 0; l < lanes; ++l) {
+        const T e = std::exp(x[j * stride + l] - maxv[l]);
+        y[j * stride + l] = e;
+        sum[l] += e;
+      }
+    for (int64_t l = 0; l < lanes; ++l) sum[l] = T(1) / sum[l];
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t l = 0; l < lanes; ++l) y[j * stride + l] *= sum[l];
+  }
+}
+
+class CpuSoftmax final : public Execution {
+ public:
+  CpuSoftmax(Backend* b, const Node& node, const SoftmaxParams& p)
+      : Execution(b), node_(node), params_(p) {}
+
+  Status onResize(const Tensors& inputs, const Tensors&) override {
+    return params_.split3(node_, inputs[0]->shape(), &outer_, &n_, &inner_);
+  }
+
+  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
+    if (inputs[0]->elementCount() == 0) return Status::ok();
+    if (inputs[0]->dtype() == DataType::kF64)
+      run(inputs[0]->data<double>(), outputs[0]->data<double>());
+    else
+      run(inputs[0]->data<float>(), outputs[0]->data<float>());
+    return Status::ok();
+  }
+
+ private:
+  template <typename T>
+  void run(const T* x, T* y) {
+    const int64_t n = n_, inner = inner_;
+    const bool log = params_.log;
+    const int64_t blocks = (inner + kLanes - 1) / kLanes;
+    const int64_t work = n * std::min(inner, kLanes);
+    const int64_t minTasks = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, work));
+    cpuPool(*this).parallelFor(outer_ * blocks, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t o = t / blocks, lane0 = (t % blocks) * kLanes;
+        const int64_t base = o * n * inner + lane0;
+        if (inner == 1)
+          softmaxRow(x + base, y + base, n, log);
+        else
+          softmaxLanes(x + base, y + base, n, inner, std::min(kLanes, inner - lane0), log);
+      }
+    }, minTasks);
+  }
+
+  Node node_;
+  SoftmaxParams params_;
+  int64_t outer_ = 1, n_ = 1, inner_ = 1;
+};
+
+std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs,
+                                  const Tensors&) {
+  SoftmaxParams p;
+  if (!SoftmaxParams::parse(node, &p).isOk()) return nullptr;
+  const DataType t = inputs[0]->dtype();
+  if (t != DataType::kF32 && t != DataType::kF64) return nullptr;
+  return std::make_unique<CpuSoftmax>(b, node, p);
+}
+
+}  // namespace
+
+TESSERA_REGISTER_EXECUTION(kCPU, Softmax, create);
+TESSERA_REGISTER_EXECUTION(kCPU, LogSoftmax, create);
+
+}  // namespace tessera

@@ -1,0 +1,43 @@
+// Conv and ConvTranspose: attributes, and the geometry they give for concrete x/W shapes.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "ops/Window.hpp"
+#include "tessera/Graph.hpp"
+#include "tessera/Shape.hpp"
+#include "tessera/Status.hpp"
+
+namespace tessera {
+
+struct ConvParams {
+  WindowParams window;
+  int64_t group = 1;
+  std::vector<int64_t> outputPadding;  // ConvTranspose only; empty: all 0
+  std::vector<int64_t> outputShape;    // ConvTranspose only; spatial (or full) output shape
+
+  static Status parse(const Node& node, ConvParams* out);
+};
+
+// Everything a kernel needs: the window over the spatial dimensions plus channel counts.
+// For Conv the window maps output positions to input windows; for ConvTranspose `input`
+// and `output` are x's and y's spatial extents and the window is the one of the Conv whose
+// gradient it is (y position = x position * stride - padBegin + k * dilation).
+struct ConvShape {
+  WindowGeometry window;
+  int64_t batch = 0;
+  int64_t inChannels = 0;
+  int64_t outChannels = 0;
+  int64_t group = 1;
+
+  int64_t inPerGroup() const { return inChannels / group; }
+  int64_t outPerGroup() const { return outChannels / group; }
+  Shape outputShape() const;
+};
+
+// x: [N, C, spatial...], w: [M, C/group, kernel...].
+Status resolveConv(const ConvParams& p, const Shape& x, const Shape& w, ConvShape* out);
+// x: [N, C, spatial...], w: [C, M/group, kernel...].
+Status resolveConvTranspose(const ConvParams& p, const Shape& x, const Shape& w, ConvShape* out);
+
+}  // namespace tessera

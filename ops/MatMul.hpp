@@ -1,0 +1,22 @@
+// MatMul (numpy matmul): batched over leading dimensions with broadcasting; a 1-D A is a
+// row vector and a 1-D B a column vector, their unit dimension removed from the result.
+#pragma once
+#include <cstdint>
+
+#include "tessera/Shape.hpp"
+#include "tessera/Status.hpp"
+
+namespace tessera {
+
+struct MatMulShape {
+  int64_t M = 1, K = 1, N = 1;
+  Shape batch;   // broadcast batch dimensions of the result
+  Shape aBatch;  // A's batch dimensions (possibly fewer than batch)
+  Shape bBatch;
+  Shape output;  // the result's shape
+};
+
+// Messages do not name the node; callers add it.
+Status resolveMatMul(const Shape& a, const Shape& b, MatMulShape* out);
+
+}  // namespace tessera

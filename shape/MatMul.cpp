@@ -1,0 +1,25 @@
+// MatMul: numpy matmul shapes (batch broadcasting, 1-D operands promoted then squeezed).
+#include "ops/MatMul.hpp"
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+namespace {
+
+Status matMulShape(ShapeContext& ctx) {
+  const Tensor* a = ctx.input(0);
+  const Tensor* b = ctx.input(1);
+  if (!a || !b) return ctx.error("inputs 'A' and 'B' are required");
+  if (a->dtype() != b->dtype())
+    return ctx.error(std::string("'A' is ") + dataTypeName(a->dtype()) + " but 'B' is " + dataTypeName(b->dtype()));
+  MatMulShape s;
+  Status st = resolveMatMul(a->shape(), b->shape(), &s);
+  if (!st.isOk()) return ctx.error(st.message());
+  ctx.output(0) = Tensor(s.output, a->dtype());
+  return Status::ok();
+}
+
+}  // namespace
+
+TESSERA_REGISTER_SHAPE(MatMul, matMulShape);
+
+}  // namespace tessera

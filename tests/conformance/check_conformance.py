@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""Runs the ONNX node-test cases in scope through `tessera conformance` and judges the result.
+
+It fails when
+  - a case fails that known_failures.txt does not list for this backend (a new failure),
+  - fewer cases pass than the backend's floor in min_passed.txt (mass SKIPs cannot hide),
+  - a listed case is missing from the report, or the tool crashed or wrote no report.
+A listed known failure that now passes is reported so the list can shrink; it does not fail.
+
+known_failures.txt: one case a line, optionally `backend:case` to limit it to one backend;
+'#' starts a comment (say why the case fails). min_passed.txt: `backend count` lines.
+
+Usage: check_conformance.py --tessera build/tessera [--backend cpu] [--list FILE]
+                            [--known FILE] [--min-passed N] [--data-dir DIR]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_DATA = "/usr/share/libonnx-testdata/data/node"
+
+
+def read_lines(path):
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                yield line
+
+
+def known_failures(path, backend):
+    known = set()
+    if not os.path.exists(path):
+        return known
+    for line in read_lines(path):
+        scope, sep, case = line.partition(":")
+        if not sep:
+            known.add(line)
+        elif scope == backend:
+            known.add(case)
+    return known
+
+
+def floor_for(path, backend):
+    if os.path.exists(path):
+        for line in read_lines(path):
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == backend:
+                return int(parts[1])
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tessera", required=True)
+    ap.add_argument("--backend", default="cpu")
+    ap.add_argument("--list", default=os.path.join(HERE, "onnx_node_in_scope.txt"))
+    ap.add_argument("--known", default=os.path.join(HERE, "known_failures.txt"))
+    ap.add_argument("--min-passed", type=int, default=None,
+                    help="floor on passing cases (default: from min_passed.txt)")
+    ap.add_argument("--data-dir", default=DEFAULT_DATA)
+    ap.add_argument("--verbose", action="store_true", help="print PASS lines too")
+    args, extra = ap.parse_known_args()  # anything else goes to `tessera conformance`
+
+    tag = "conformance(%s)" % args.backend
+    if not os.path.isdir(args.data_dir):
+        print("%s FAIL: no ONNX test data in %s: run scripts/setup.sh" % (tag, args.data_dir))
+        return 1
+    wanted = list(read_lines(args.list))
+    known = known_failures(args.known, args.backend)
+    floor = args.min_passed
+    if floor is None:
+        floor = floor_for(os.path.join(HERE, "min_passed.txt"), args.backend)
+    if floor is None:
+        print("%s FAIL: no floor for backend '%s' in min_passed.txt" % (tag, args.backend))
+        return 1
+
+    with tempfile.TemporaryDirectory(prefix="tessera-conformance-") as tmp:
+        report = os.path.join(tmp, "report.json")
+        cmd = [args.tessera, "conformance", args.data_dir, "--list", args.list,
+               "--backend", args.backend, "--json", report] + extra
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in p.stdout.splitlines():
+            if args.verbose or not line.startswith("PASS "):
+                print(line)
+        if p.returncode not in (0, 1) or not os.path.exists(report):
+            print("%s FAIL: `%s` exited %d without a report" % (tag, " ".join(cmd), p.returncode))
+            return 1
+        with open(report) as f:
+            cases = json.load(f)["cases"]
+
+    status = {}
+    for c in cases:
+        status[c["name"]] = c["status"]
+    problems = []
+    missing = [name for name in wanted if name not in status]
+    if missing:
+        problems.append("%d listed cases missing from the report: %s" %
+                        (len(missing), " ".join(missing[:20])))
+    new_failures = sorted(n for n, s in status.items() if s == "FAIL" and n not in known)
+    if new_failures:
+        problems.append("%d failures not in %s: %s" % (len(new_failures),
+                        os.path.basename(args.known), " ".join(new_failures)))
+    fixed = sorted(n for n in known if status.get(n) == "PASS")
+    if fixed:
+        print("%s note: known failures that now pass (remove them from %s): %s" %
+              (tag, os.path.basename(args.known), " ".join(fixed)))
+    passed = sum(1 for s in status.values() if s == "PASS")
+    failed = sum(1 for s in status.values() if s == "FAIL")
+    skipped = sum(1 for s in status.values() if s == "SKIP")
+    if passed < floor:
+        problems.append("only %d cases pass, the floor for %s is %d" % (passed, args.backend, floor))
+    print("%s: %d cases: %d passed, %d failed (%d known), %d skipped; floor %d" %
+          (tag, len(status), passed, failed, failed - len(new_failures), skipped, floor))
+    for problem in problems:
+        print("%s FAIL: %s" % (tag, problem))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

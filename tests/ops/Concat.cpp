@@ -1,0 +1,129 @@
+// Concat and Split against naive index references, on every backend present.
+#include <gtest/gtest.h>
+
+#include "NaiveIndex.hpp"
+#include "support/OpTest.hpp"
+
+namespace tessera {
+namespace test {
+namespace {
+
+Tensor concatReference(const std::vector<Tensor>& ins, int64_t axis) {
+  Shape out = ins[0].shape();
+  out[axis] = 0;
+  for (const Tensor& t : ins) out[axis] += t.shape()[axis];
+  Tensor r = Tensor::hostAllocate(out, ins[0].dtype());
+  const size_t elem = dataTypeSize(ins[0].dtype());
+  for (int64_t o = 0; o < r.elementCount(); ++o) {
+    std::vector<int64_t> idx = unravelIndex(o, out);
+    size_t which = 0;
+    while (idx[axis] >= ins[which].shape()[axis]) idx[axis] -= ins[which++].shape()[axis];
+    std::memcpy(r.data<char>() + o * elem,
+                ins[which].data<char>() + ravelIndex(idx, ins[which].shape()) * elem, elem);
+  }
+  return r;
+}
+
+TEST(ConcatOp, EveryAxisAndDtype) {
+  const std::vector<DataType> dtypes = {DataType::kF32, DataType::kI64, DataType::kU8,
+                                        DataType::kF16};
+  const Shape base = {3, 5, 7, 1};
+  for (BackendType b : availableBackends()) {
+    for (DataType dt : dtypes) {
+      for (int64_t axis = -4; axis < 4; ++axis) {
+        const int64_t a = axis < 0 ? axis + 4 : axis;
+        std::vector<Tensor> ins;
+        for (int64_t extent : {1, 3, 0, 13}) {
+          Shape s = base;
+          s[a] = extent;
+          ins.push_back(iotaTensor(s, dt));
+        }
+        Attributes attrs;
+        attrs.setInt("axis", axis);
+        OpRun r = runOp("Concat", ins, attrs, 1, b);
+        ASSERT_TRUE(r.status.isOk()) << r.status.message();
+        expectSameBytes(r.outputs[0], concatReference(ins, a),
+                        std::string(backendTypeName(b)) + " " + dataTypeName(dt) + " axis " +
+                            std::to_string(axis));
+      }
+    }
+  }
+}
+
+TEST(ConcatOp, RejectsMismatchedShapes) {
+  Attributes attrs;
+  attrs.setInt("axis", 1);
+  OpRun r = runOp("Concat", {randomTensor({2, 3, 4}, 1), randomTensor({2, 3, 5}, 2)}, attrs, 1,
+                  BackendType::kCPU);
+  EXPECT_FALSE(r.status.isOk());
+  r = runOp("Concat", {randomTensor({2, 3}, 1)}, attrs, 1, BackendType::kCPU);
+  EXPECT_TRUE(r.status.isOk());
+  attrs.setInt("axis", 2);
+  r = runOp("Concat", {randomTensor({2, 3}, 1)}, attrs, 1, BackendType::kCPU);
+  EXPECT_FALSE(r.status.isOk());
+}
+
+void checkSplit(const Tensor& x, int64_t axis, const std::vector<int64_t>& sizes,
+                const Attributes& attrs, const std::vector<Tensor>& extraInputs, int opset,
+                const std::string& what) {
+  const int64_t a = axis < 0 ? axis + x.rank() : axis;
+  std::vector<Tensor> inputs = {x};
+  inputs.insert(inputs.end(), extraInputs.begin(), extraInputs.end());
+  std::vector<bool> constant(inputs.size(), true);
+  constant[0] = false;
+  for (BackendType b : availableBackends()) {
+    OpRun r = runOp("Split", inputs, attrs, static_cast<int>(sizes.size()), b, constant, opset);
+    ASSERT_TRUE(r.status.isOk()) << what << ": " << r.status.message();
+    int64_t start = 0;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      Shape s = x.shape();
+      s[a] = sizes[i];
+      const Tensor expected = movedReference(x, s, [&](std::vector<int64_t> idx) {
+        idx[a] += start;
+        return ravelIndex(idx, x.shape());
+      });
+      expectSameBytes(r.outputs[i], expected, what + " output " + std::to_string(i));
+      start += sizes[i];
+    }
+  }
+}
+
+TEST(SplitOp, EqualParts) {
+  Attributes attrs;
+  checkSplit(iotaTensor({6, 5}, DataType::kF32), 0, {2, 2, 2}, attrs, {}, 13, "default axis");
+  attrs.setInt("axis", -1);
+  checkSplit(iotaTensor({3, 1, 15}, DataType::kI64), -1, {5, 5, 5}, attrs, {}, 13, "last axis");
+}
+
+TEST(SplitOp, SizesFromAttributeBeforeOpset13) {
+  Attributes attrs;
+  attrs.setInt("axis", 1);
+  attrs.setInts("split", {1, 0, 4, 8});
+  checkSplit(iotaTensor({3, 13, 5}, DataType::kF32), 1, {1, 0, 4, 8}, attrs, {}, 11, "opset 11");
+}
+
+TEST(SplitOp, SizesFromInputFromOpset13) {
+  Attributes attrs;
+  attrs.setInt("axis", 2);
+  checkSplit(iotaTensor({1, 3, 7, 2}, DataType::kU8), 2, {3, 4}, attrs,
+             {tensorFromInts({2}, {3, 4})}, 13, "opset 13");
+}
+
+TEST(SplitOp, NumOutputsOpset18) {
+  Attributes attrs;
+  attrs.setInt("num_outputs", 3);
+  checkSplit(iotaTensor({7, 3}, DataType::kF32), 0, {3, 3, 1}, attrs, {}, 18, "num_outputs");
+}
+
+TEST(SplitOp, RejectsBadSizes) {
+  Attributes attrs;
+  OpRun r = runOp("Split", {randomTensor({7}, 1)}, attrs, 2, BackendType::kCPU);
+  EXPECT_FALSE(r.status.isOk());  // 7 is not divisible into 2 equal parts
+  r = runOp("Split", {randomTensor({7}, 1), tensorFromInts({2}, {3, 3})}, attrs, 2,
+            BackendType::kCPU, {false, true});
+  EXPECT_FALSE(r.status.isOk());
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tessera

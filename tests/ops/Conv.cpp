@@ -1,0 +1,302 @@
+// Conv and ConvTranspose against naive references: channels that are not multiples of 4,
+// odd spatial sizes, batch 1 and 3, groups (depthwise included), strides, dilations, pads,
+// auto_pad, 1-D / 2-D / 3-D, and weights both as graph inputs and as constants (pre-packed).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "support/OpTest.hpp"
+
+namespace tessera {
+namespace test {
+namespace {
+
+struct Window {
+  std::vector<int64_t> kernel, stride, dilation, padBegin, padEnd;
+};
+
+// Spatial extents padded with leading 1s to 3 dimensions.
+std::vector<int64_t> spatial3(const Shape& s) {
+  std::vector<int64_t> v(s.begin() + 2, s.end());
+  while (v.size() < 3) v.insert(v.begin(), 1);
+  return v;
+}
+
+Window window3(Window w) {
+  while (w.kernel.size() < 3) {
+    w.kernel.insert(w.kernel.begin(), 1);
+    w.stride.insert(w.stride.begin(), 1);
+    w.dilation.insert(w.dilation.begin(), 1);
+    w.padBegin.insert(w.padBegin.begin(), 0);
+    w.padEnd.insert(w.padEnd.begin(), 0);
+  }
+  return w;
+}
+
+Tensor convReference(const Tensor& x, const Tensor& w, const Tensor* b, const Window& win, int64_t group) {
+  const int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0), Cg = C / group, Mg = M / group;
+  const std::vector<int64_t> in = spatial3(x.shape());
+  const Window g = window3(win);
+  std::vector<int64_t> out(3);
+  for (int d = 0; d < 3; ++d)
+    out[d] = (in[d] + g.padBegin[d] + g.padEnd[d] - ((g.kernel[d] - 1) * g.dilation[d] + 1)) / g.stride[d] + 1;
+  Shape ys = {N, M};
+  for (size_t d = 3 - (x.rank() - 2); d < 3; ++d) ys.push_back(out[d]);
+  Tensor y = Tensor::hostAllocate(ys, DataType::kF32);
+  const float* xd = x.data<float>();
+  const float* wd = w.data<float>();
+  float* yd = y.data<float>();
+  const int64_t inCount = in[0] * in[1] * in[2], kCount = g.kernel[0] * g.kernel[1] * g.kernel[2];
+  const int64_t outCount = out[0] * out[1] * out[2];
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t p = 0; p < outCount; ++p) {
+        const int64_t ow = p % out[2], oh = (p / out[2]) % out[1], od = p / (out[2] * out[1]);
+        double acc = b ? b->data<float>()[m] : 0.0;
+        const int64_t grp = m / Mg;
+        for (int64_t c = 0; c < Cg; ++c)
+          for (int64_t kd = 0; kd < g.kernel[0]; ++kd)
+            for (int64_t kh = 0; kh < g.kernel[1]; ++kh)
+              for (int64_t kw = 0; kw < g.kernel[2]; ++kw) {
+                const int64_t id = od * g.stride[0] - g.padBegin[0] + kd * g.dilation[0];
+                const int64_t ih = oh * g.stride[1] - g.padBegin[1] + kh * g.dilation[1];
+                const int64_t iw = ow * g.stride[2] - g.padBegin[2] + kw * g.dilation[2];
+                if (id < 0 || id >= in[0] || ih < 0 || ih >= in[1] || iw < 0 || iw >= in[2]) continue;
+                const float xv = xd[(n * C + grp * Cg + c) * inCount + (id * in[1] + ih) * in[2] + iw];
+                const float wv = wd[(m * Cg + c) * kCount + (kd * g.kernel[1] + kh) * g.kernel[2] + kw];
+                acc += double(xv) * wv;
+              }
+        yd[(n * M + m) * outCount + p] = static_cast<float>(acc);
+      }
+  return y;
+}
+
+// y spatial extents are given (they depend on output_padding / output_shape).
+Tensor convTransposeReference(const Tensor& x, const Tensor& w, const Tensor* b, const Window& win, int64_t group,
+                              const Shape& yShape) {
+  const int64_t N = x.dim(0), C = x.dim(1), Mg = w.dim(1), M = Mg * group, Cg = C / group;
+  const std::vector<int64_t> in = spatial3(x.shape()), out = spatial3(yShape);
+  const Window g = window3(win);
+  Tensor y = Tensor::hostAllocate(yShape, DataType::kF32);
+  const int64_t inCount = in[0] * in[1] * in[2], outCount = out[0] * out[1] * out[2];
+  const int64_t kCount = g.kernel[0] * g.kernel[1] * g.kernel[2];
+  std::vector<double> acc(y.elementCount(), 0.0);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t p = 0; p < inCount; ++p) {
+        const int64_t iw = p % in[2], ih = (p / in[2]) % in[1], id = p / (in[2] * in[1]);
+        const double xv = x.data<float>()[(n * C + c) * inCount + p];
+        const int64_t grp = c / Cg;
+        for (int64_t m = 0; m < Mg; ++m)
+          for (int64_t k = 0; k < kCount; ++k) {
+            const int64_t kw = k % g.kernel[2], kh = (k / g.kernel[2]) % g.kernel[1], kd = k / (g.kernel[2] * g.kernel[1]);
+            const int64_t od = id * g.stride[0] - g.padBegin[0] + kd * g.dilation[0];
+            const int64_t oh = ih * g.stride[1] - g.padBegin[1] + kh * g.dilation[1];
+            const int64_t ow = iw * g.stride[2] - g.padBegin[2] + kw * g.dilation[2];
+            if (od < 0 || od >= out[0] || oh < 0 || oh >= out[1] || ow < 0 || ow >= out[2]) continue;
+            acc[(n * M + grp * Mg + m) * outCount + (od * out[1] + oh) * out[2] + ow] +=
+                xv * w.data<float>()[(c * Mg + m) * kCount + k];
+          }
+      }
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t q = 0; q < outCount; ++q) {
+        const int64_t i = (n * M + m) * outCount + q;
+        y.data<float>()[i] = static_cast<float>(acc[i] + (b ? b->data<float>()[m] : 0.0));
+      }
+  return y;
+}
+
+Attributes windowAttributes(const Window& w, int64_t group) {
+  Attributes a;
+  a.setInts("kernel_shape", w.kernel);
+  a.setInts("strides", w.stride);
+  a.setInts("dilations", w.dilation);
+  std::vector<int64_t> pads = w.padBegin;
+  pads.insert(pads.end(), w.padEnd.begin(), w.padEnd.end());
+  a.setInts("pads", pads);
+  a.setInt("group", group);
+  return a;
+}
+
+struct ConvCase {
+  Shape x;
+  int64_t outChannels;
+  int64_t group;
+  Window window;
+  bool bias;
+};
+
+void runConvCase(const ConvCase& c, uint32_t seed) {
+  Shape ws = {c.outChannels, c.x[1] / c.group};
+  ws.insert(ws.end(), c.window.kernel.begin(), c.window.kernel.end());
+  const Tensor x = randomTensor(c.x, seed);
+  const Tensor w = randomTensor(ws, seed + 1);
+  const Tensor b = randomTensor({c.outChannels}, seed + 2);
+  const Tensor expected = convReference(x, w, c.bias ? &b : nullptr, c.window, c.group);
+  std::vector<Tensor> inputs = {x, w};
+  if (c.bias) inputs.push_back(b);
+  for (BackendType backend : availableBackends()) {
+    for (bool constantWeights : {false, true}) {
+      OpRun r = runOp("Conv", inputs, windowAttributes(c.window, c.group), 1, backend, {false, constantWeights, constantWeights});
+      ASSERT_TRUE(r.status.isOk()) << r.status.message();
+      expectClose(r.outputs[0], expected, 1e-4, 1e-4,
+                  std::string(backendTypeName(backend)) + " Conv x " + shapeToString(c.x) + " w " + shapeToString(ws) +
+                      " group " + std::to_string(c.group) + (constantWeights ? " constant W" : ""));
+    }
+  }
+}
+
+TEST(ConvOp, Conv2DSweep) {
+  const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
+  const Window k1 = {{1, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}};
+  const Window strided = {{3, 2}, {2, 3}, {1, 1}, {1, 0}, {2, 1}};
+  const Window dilated = {{3, 3}, {1, 2}, {2, 1}, {2, 0}, {1, 2}};
+  uint32_t seed = 1;
+  for (int64_t c : {1, 3, 5, 13})
+    for (const Window& w : {k3, k1, strided, dilated}) runConvCase({{1, c, 7, 9}, 5, 1, w, true}, seed++);
+  runConvCase({{3, 5, 11, 6}, 13, 1, k3, false}, seed++);
+  runConvCase({{2, 20, 9, 9}, 37, 1, k3, true}, seed++);  // K > one GEMM chunk of rows
+  runConvCase({{1, 6, 5, 7}, 9, 3, k3, true}, seed++);    // grouped
+  runConvCase({{2, 8, 6, 5}, 4, 2, strided, false}, seed++);
+}
+
+TEST(ConvOp, Depthwise) {
+  const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
+  const Window s2 = {{3, 3}, {2, 2}, {1, 1}, {1, 0}, {1, 1}};
+  const Window k5 = {{5, 5}, {1, 1}, {2, 2}, {4, 4}, {4, 4}};
+  uint32_t seed = 100;
+  for (int64_t c : {3, 5, 13})
+    for (const Window& w : {k3, s2, k5}) runConvCase({{2, c, 9, 11}, c, c, w, true}, seed++);
+  runConvCase({{1, 3, 6, 5}, 6, 3, k3, true}, seed++);  // channel multiplier 2: grouped path
+}
+
+TEST(ConvOp, Conv1DAnd3D) {
+  runConvCase({{3, 5, 17}, 7, 1, {{3}, {2}, {1}, {1}, {2}}, true}, 200);
+  runConvCase({{1, 4, 9}, 6, 2, {{2}, {1}, {3}, {0}, {0}}, false}, 201);
+  runConvCase({{2, 3, 5, 6, 7}, 5, 1, {{3, 2, 3}, {1, 2, 1}, {1, 1, 2}, {1, 0, 2}, {1, 1, 0}}, true}, 202);
+}
+
+TEST(ConvOp, AutoPad) {
+  const Tensor x = randomTensor({1, 3, 7, 8}, 300);
+  const Tensor w = randomTensor({4, 3, 3, 2}, 301);
+  for (const char* mode : {"SAME_UPPER", "SAME_LOWER", "VALID"}) {
+    Attributes a;
+    a.setString("auto_pad", mode);
+    a.setInts("strides", {2, 3});
+    const std::string m = mode;
+    Window win = {{3, 2}, {2, 3}, {1, 1}, {0, 0}, {0, 0}};
+    if (m != "VALID") {
+      for (int d = 0; d < 2; ++d) {
+        const int64_t in = x.dim(2 + d), s = win.stride[d], out = (in + s - 1) / s;
+        const int64_t total = std::max<int64_t>(0, (out - 1) * s + win.kernel[d] - in);
+        win.padBegin[d] = m == "SAME_UPPER" ? total / 2 : total - total / 2;
+        win.padEnd[d] = total - win.padBegin[d];
+      }
+    }
+    OpRun r = runOp("Conv", {x, w}, a, 1, BackendType::kCPU);
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    expectClose(r.outputs[0], convReference(x, w, nullptr, win, 1), 1e-4, 1e-4, mode);
+  }
+}
+
+TEST(ConvOp, RejectsMismatchedChannels) {
+  OpRun r = runOp("Conv", {randomTensor({1, 5, 4, 4}, 1), randomTensor({8, 4, 3, 3}, 2)}, {}, 1, BackendType::kCPU);
+  EXPECT_FALSE(r.status.isOk());
+  EXPECT_NE(r.status.message().find("5 channels"), std::string::npos) << r.status.message();
+}
+
+// Conv -> Reciprocal -> {Conv, depthwise Conv, MaxPool, BatchNormalization}: Reciprocal keeps
+// NC4HW4 and turns the zero padding lanes into inf, which no consumer may let through.
+TEST(ConvOp, IgnoresInfInPaddingLanes) {
+  const Tensor x = randomTensor({1, 3, 6, 5}, 600, 0.f, 1.f);
+  const Tensor w1 = randomTensor({5, 3, 1, 1}, 601, 0.1f, 0.5f), b1 = randomTensor({5}, 602, 1.f, 2.f);
+  const Tensor w2 = randomTensor({7, 5, 3, 3}, 603), wd = randomTensor({5, 1, 3, 3}, 604);
+  const Tensor bn = randomTensor({5}, 605, 0.5f, 1.f);
+  const Window k1 = {{1, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}}, k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
+  Tensor mid = convReference(x, w1, &b1, k1, 1);
+  for (int64_t i = 0; i < mid.elementCount(); ++i) mid.data<float>()[i] = 1.f / mid.data<float>()[i];
+
+  GraphBuilder gb;
+  const std::string in = gb.input("x", DataType::kF32, x.shape());
+  const std::string h = gb.op1("Reciprocal", {gb.op1("Conv", {in, gb.constant("w1", w1), gb.constant("b1", b1)},
+                                                     windowAttributes(k1, 1))});
+  const std::string y1 = gb.op1("Conv", {h, gb.constant("w2", w2)}, windowAttributes(k3, 1));
+  const std::string y2 = gb.op1("Conv", {h, gb.constant("wd", wd)}, windowAttributes(k3, 5));
+  Attributes pool;
+  pool.setInts("kernel_shape", {2, 2});
+  const std::string y3 = gb.op1("MaxPool", {h}, pool);
+  const std::string y4 = gb.op1("BatchNormalization", {h, gb.constant("s", bn), gb.constant("b", bn), gb.constant("m", bn),
+                                                       gb.constant("v", bn)});
+  for (const std::string& o : {y1, y2, y3, y4}) gb.output(o);
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(gb.build(&g).isOk());
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(Session::create(g, SessionOptions(), &session).isOk());
+  std::map<std::string, Tensor> outs;
+  Status st = session->run({{in, x}}, &outs);
+  ASSERT_TRUE(st.isOk()) << st.message();
+  expectClose(outs[y1], convReference(mid, w2, nullptr, k3, 1), 1e-4, 1e-4, "Conv after inf lanes");
+  expectClose(outs[y2], convReference(mid, wd, nullptr, k3, 5), 1e-4, 1e-4, "depthwise Conv after inf lanes");
+  for (const std::string& o : {y3, y4})
+    for (int64_t i = 0; i < outs[o].elementCount(); ++i) ASSERT_TRUE(std::isfinite(outs[o].data<float>()[i])) << o;
+}
+
+void runConvTransposeCase(const Shape& xs, int64_t outPerGroup, int64_t group, const Window& w,
+                          const std::vector<int64_t>& outputPadding, bool bias, uint32_t seed) {
+  Shape ws = {xs[1], outPerGroup};
+  ws.insert(ws.end(), w.kernel.begin(), w.kernel.end());
+  const Tensor x = randomTensor(xs, seed), wt = randomTensor(ws, seed + 1);
+  const Tensor b = randomTensor({outPerGroup * group}, seed + 2);
+  Shape ys = {xs[0], outPerGroup * group};
+  for (size_t d = 0; d < w.kernel.size(); ++d)
+    ys.push_back(w.stride[d] * (xs[2 + d] - 1) + outputPadding[d] + (w.kernel[d] - 1) * w.dilation[d] + 1 -
+                 w.padBegin[d] - w.padEnd[d]);
+  Attributes a = windowAttributes(w, group);
+  a.setInts("output_padding", outputPadding);
+  std::vector<Tensor> inputs = {x, wt};
+  if (bias) inputs.push_back(b);
+  const Tensor expected = convTransposeReference(x, wt, bias ? &b : nullptr, w, group, ys);
+  for (bool constantWeights : {false, true}) {
+    OpRun r = runOp("ConvTranspose", inputs, a, 1, BackendType::kCPU, {false, constantWeights, constantWeights});
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    expectClose(r.outputs[0], expected, 1e-4, 1e-4, "ConvTranspose x " + shapeToString(xs) + " w " + shapeToString(ws));
+  }
+}
+
+TEST(ConvTransposeOp, Sweep) {
+  runConvTransposeCase({1, 3, 5, 7}, 5, 1, {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, {1, 1}, true, 400);
+  runConvTransposeCase({3, 6, 4, 3}, 2, 3, {{2, 3}, {1, 2}, {2, 1}, {0, 1}, {1, 0}}, {0, 1}, false, 401);
+  runConvTransposeCase({2, 13, 3, 3}, 7, 1, {{4, 4}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, {0, 0}, true, 402);
+  runConvTransposeCase({2, 5, 9}, 3, 1, {{3}, {3}, {1}, {1}, {0}}, {2}, true, 403);
+  runConvTransposeCase({1, 2, 3, 4, 3}, 3, 2, {{2, 3, 2}, {2, 1, 2}, {1, 1, 1}, {0, 1, 0}, {0, 1, 1}}, {1, 0, 0}, true, 404);
+}
+
+TEST(ConvTransposeOp, OutputShapeAndAutoPad) {
+  const Tensor x = randomTensor({1, 2, 3, 4}, 500), w = randomTensor({2, 3, 3, 3}, 501);
+  // output_shape larger than the natural size: the extra rows/columns come at the end.
+  Attributes a;
+  a.setInts("strides", {2, 2});
+  a.setInts("output_shape", {8, 10});
+  OpRun r = runOp("ConvTranspose", {x, w}, a, 1, BackendType::kCPU);
+  ASSERT_TRUE(r.status.isOk()) << r.status.message();
+  // natural 7x9 (pads 0), then one more zero-contribution row and column at the end
+  const Window natural = {{3, 3}, {2, 2}, {1, 1}, {0, 0}, {-1, -1}};
+  expectClose(r.outputs[0], convTransposeReference(x, w, nullptr, natural, 1, {1, 3, 8, 10}), 1e-4, 1e-4, "output_shape");
+  // SAME_UPPER: output = input * stride, total padding 1 goes to the end.
+  Attributes s;
+  s.setInts("strides", {2, 2});
+  s.setString("auto_pad", "SAME_UPPER");
+  r = runOp("ConvTranspose", {x, w}, s, 1, BackendType::kCPU);
+  ASSERT_TRUE(r.status.isOk()) << r.status.message();
+  const Window same = {{3, 3}, {2, 2}, {1, 1}, {0, 0}, {1, 1}};
+  expectClose(r.outputs[0], convTransposeReference(x, w, nullptr, same, 1, {1, 3, 6, 8}), 1e-4, 1e-4, "SAME_UPPER");
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tessera

@@ -1,0 +1,83 @@
+// MatMul against a naive reference: 1-D operands, batch broadcasting in both directions,
+// B as a graph input and as a constant, and sizes past the GEMM tiles.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/OpTest.hpp"
+
+namespace tessera {
+namespace test {
+namespace {
+
+// numpy matmul for f32, any ranks.
+Tensor matmulReference(const Tensor& a, const Tensor& b) {
+  Shape as = a.shape(), bs = b.shape();
+  const bool av = as.size() == 1, bv = bs.size() == 1;
+  if (av) as.insert(as.begin(), 1);
+  if (bv) bs.push_back(1);
+  const int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
+  Shape ab(as.begin(), as.end() - 2), bb(bs.begin(), bs.end() - 2), batch;
+  EXPECT_TRUE(broadcastShapes(ab, bb, &batch));
+  Shape out = batch;
+  if (!av) out.push_back(M);
+  if (!bv) out.push_back(N);
+  Tensor y = Tensor::hostAllocate(out, DataType::kF32);
+  const int64_t batches = elementCount(batch);
+  for (int64_t i = 0; i < batches; ++i) {
+    // Index of batch i in a's and b's own batch dimensions (broadcast ones pinned to 0).
+    auto offsetIn = [&](const Shape& own) {
+      int64_t rest = i, at = 0, stride = 1;
+      for (size_t d = batch.size(); d-- > 0;) {
+        const int64_t idx = rest % batch[d];
+        rest /= batch[d];
+        const int64_t od = static_cast<int64_t>(d) - static_cast<int64_t>(batch.size() - own.size());
+        if (od >= 0) {
+          if (own[od] != 1) at += idx * stride;
+          stride *= own[od];
+        }
+      }
+      return at;
+    };
+    const float* ap = a.data<float>() + offsetIn(ab) * M * K;
+    const float* bp = b.data<float>() + offsetIn(bb) * K * N;
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
+        double s = 0;
+        for (int64_t k = 0; k < K; ++k) s += double(ap[m * K + k]) * bp[k * N + n];
+        y.data<float>()[(i * M + m) * N + n] = static_cast<float>(s);
+      }
+  }
+  return y;
+}
+
+TEST(MatMulOp, ShapesAndBroadcasting) {
+  const std::vector<std::pair<Shape, Shape>> cases = {
+      {{3, 4}, {4, 3}},       {{7}, {7, 5}},          {{2, 3, 7}, {7}},        {{9}, {9}},
+      {{2, 3, 4}, {2, 4, 3}}, {{1, 2, 3, 4}, {1, 2, 4, 3}}, {{5, 1, 6, 13}, {3, 13, 17}},
+      {{4, 5}, {2, 3, 5, 6}}, {{3, 1, 2, 70}, {1, 4, 70, 30}}, {{130, 260}, {260, 70}},
+  };
+  uint32_t seed = 1;
+  for (const auto& c : cases) {
+    const Tensor a = randomTensor(c.first, seed++), b = randomTensor(c.second, seed++);
+    const Tensor expected = matmulReference(a, b);
+    for (bool constantB : {false, true}) {
+      OpRun r = runOp("MatMul", {a, b}, {}, 1, BackendType::kCPU, {false, constantB}, 13);
+      ASSERT_TRUE(r.status.isOk()) << r.status.message();
+      expectClose(r.outputs[0], expected, 1e-4, 1e-4, shapeToString(c.first) + " @ " + shapeToString(c.second));
+    }
+  }
+}
+
+TEST(MatMulOp, RejectsBadShapes) {
+  OpRun r = runOp("MatMul", {randomTensor({2, 3, 4}, 1), randomTensor({3, 5, 2}, 2)}, {}, 1, BackendType::kCPU, {}, 13);
+  EXPECT_FALSE(r.status.isOk());
+  r = runOp("MatMul", {randomTensor({2, 3, 4}, 1), randomTensor({3, 4, 2}, 2)}, {}, 1, BackendType::kCPU, {}, 13);
+  EXPECT_FALSE(r.status.isOk());
+  EXPECT_NE(r.status.message().find("broadcast"), std::string::npos) << r.status.message();
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tessera

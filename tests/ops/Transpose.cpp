@@ -1,0 +1,65 @@
+// Transpose: every permutation of rank-4 tensors with awkward extents, several dtypes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "NaiveIndex.hpp"
+#include "support/OpTest.hpp"
+
+namespace tessera {
+namespace test {
+namespace {
+
+void checkTranspose(const Tensor& x, const std::vector<int64_t>& perm, BackendType b) {
+  Shape outShape;
+  for (int64_t p : perm) outShape.push_back(x.shape()[p]);
+  const Tensor expected = movedReference(x, outShape, [&](const std::vector<int64_t>& idx) {
+    std::vector<int64_t> src(idx.size());
+    for (size_t i = 0; i < perm.size(); ++i) src[perm[i]] = idx[i];
+    return ravelIndex(src, x.shape());
+  });
+  Attributes attrs;
+  attrs.setInts("perm", perm);
+  OpRun r = runOp("Transpose", {x}, attrs, 1, b);
+  ASSERT_TRUE(r.status.isOk()) << r.status.message();
+  std::string what = std::string(backendTypeName(b)) + " " + dataTypeName(x.dtype()) + " perm";
+  for (int64_t p : perm) what += " " + std::to_string(p);
+  expectSameBytes(r.outputs[0], expected, what);
+}
+
+TEST(TransposeOp, AllPermutationsOfRank4) {
+  for (BackendType b : availableBackends()) {
+    for (DataType dt : {DataType::kF32, DataType::kU8, DataType::kI64, DataType::kF16}) {
+      const Tensor x = iotaTensor({3, 5, 1, 13}, dt);
+      std::vector<int64_t> perm = {0, 1, 2, 3};
+      do checkTranspose(x, perm, b);
+      while (std::next_permutation(perm.begin(), perm.end()));
+    }
+  }
+}
+
+TEST(TransposeOp, DefaultReversesAndLargeRuns) {
+  const Tensor x = randomTensor({3, 7, 64, 33}, 5);
+  for (BackendType b : availableBackends()) {
+    checkTranspose(x, {0, 2, 3, 1}, b);  // NCHW -> NHWC
+    checkTranspose(x, {0, 3, 1, 2}, b);
+    OpRun r = runOp("Transpose", {x}, {}, 1, b);
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    const Tensor expected = movedReference(x, {33, 64, 7, 3}, [&](const std::vector<int64_t>& i) {
+      return ravelIndex({i[3], i[2], i[1], i[0]}, x.shape());
+    });
+    expectSameBytes(r.outputs[0], expected, "default perm");
+  }
+}
+
+TEST(TransposeOp, RejectsBadPerm) {
+  Attributes attrs;
+  attrs.setInts("perm", {0, 0, 1});
+  EXPECT_FALSE(runOp("Transpose", {randomTensor({2, 3, 4}, 1)}, attrs, 1, BackendType::kCPU).status.isOk());
+  attrs.setInts("perm", {1, 0});
+  EXPECT_FALSE(runOp("Transpose", {randomTensor({2, 3, 4}, 1)}, attrs, 1, BackendType::kCPU).status.isOk());
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tessera

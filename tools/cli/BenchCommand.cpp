@@ -1,0 +1,178 @@
+// `tessera bench`: latency of a model on random inputs (median/min/max/mean over runs).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <numeric>
+
+#include "tessera/OnnxImporter.hpp"
+#include "tessera/Session.hpp"
+#include "tools/cli/Commands.hpp"
+#include "tools/cli/GraphInputs.hpp"
+#include "tools/cli/Json.hpp"
+
+namespace tessera {
+namespace cli {
+
+const char* const kBenchHelp =
+    "usage: tessera bench MODEL.onnx [--backend cpu|opencl|vulkan|auto] [--precision fp32|fp16]\n"
+    "                    [--threads N] [--shape NAME=1x3x224x224]... [--runs N] [--warmup N]\n"
+    "                    [--json] [--profile]\n"
+    "\n"
+    "Times the model on random inputs (floats uniform in [-1, 1), integers 0). Inputs with\n"
+    "dynamic dimensions need --shape. Prints median/min/max/mean latency in ms; --json prints\n"
+    "one JSON object instead; --profile adds per-step times of the last run.\n"
+    "Defaults: --backend cpu, --precision fp32, --threads <hardware threads>, --runs 10,\n"
+    "--warmup 3.\n";
+
+namespace {
+
+struct BenchOptions {
+  SessionChoice choice;
+  std::string model;
+  std::map<std::string, Shape> shapes;
+  int runs = 10;
+  int warmup = 3;
+  bool json = false;
+  bool profile = false;
+};
+
+BenchOptions parseBenchOptions(ArgReader& args) {
+  BenchOptions o;
+  o.choice.threads = defaultThreads();
+  while (!args.done()) {
+    std::string v;
+    if (o.choice.parse(args)) continue;
+    if (args.option("--runs", &v)) {
+      o.runs = parseInt("--runs", v, 1);
+    } else if (args.option("--warmup", &v)) {
+      o.warmup = parseInt("--warmup", v, 0);
+    } else if (args.option("--shape", &v)) {
+      const size_t eq = v.find('=');
+      Shape s;
+      if (eq == std::string::npos || eq == 0 || !parseShape(v.substr(eq + 1), &s)) {
+        throw UsageError("--shape expects NAME=1x3x224x224, not '" + v + "'");
+      }
+      o.shapes[v.substr(0, eq)] = s;
+    } else if (args.flag("--json")) {
+      o.json = true;
+    } else if (args.flag("--profile")) {
+      o.profile = true;
+    } else if (args.peek().rfind("--", 0) == 0) {
+      throw UsageError("unknown option '" + args.peek() + "'");
+    } else if (o.model.empty()) {
+      o.model = args.take();
+    } else {
+      throw UsageError("unexpected argument '" + args.peek() + "'");
+    }
+  }
+  if (o.model.empty()) throw UsageError("no model given");
+  return o;
+}
+
+// The concrete shape of each input: --shape where given, else the declared static shape.
+std::map<std::string, Shape> inputShapes(const Graph& g, const BenchOptions& o) {
+  std::map<std::string, Shape> shapes;
+  std::string dynamic;
+  for (const ValueInfo& v : g.inputs) {
+    auto given = o.shapes.find(v.name);
+    if (given != o.shapes.end()) {
+      Tensor probe(given->second, v.dtype);
+      check(checkInputMatches(v, probe, "--shape"));
+      shapes[v.name] = given->second;
+      continue;
+    }
+    const bool isStatic = v.hasShape && std::none_of(v.dims.begin(), v.dims.end(),
+                                                     [](int64_t d) { return d < 0; });
+    if (!isStatic) {
+      dynamic += (dynamic.empty() ? "" : ", ") + v.name + " (" + declaredShape(v) + ")";
+      continue;
+    }
+    shapes[v.name] = v.dims;
+  }
+  if (!dynamic.empty()) {
+    throw CommandError("inputs with dynamic or unknown shapes need --shape NAME=DIMS: " + dynamic);
+  }
+  for (const auto& s : o.shapes) {
+    if (!shapes.count(s.first)) throw UsageError("the model has no input '" + s.first + "'");
+  }
+  return shapes;
+}
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+}  // namespace
+
+int benchCommand(ArgReader& args) {
+  const BenchOptions o = parseBenchOptions(args);
+  std::shared_ptr<Graph> graph;
+  check(loadOnnxModel(o.model, &graph));
+  const std::map<std::string, Shape> shapes = inputShapes(*graph, o);
+  std::map<std::string, Tensor> inputs;
+  uint32_t seed = 1;
+  for (const ValueInfo& v : graph->inputs) {
+    const DataType dtype = v.dtype == DataType::kUnknown ? DataType::kF32 : v.dtype;
+    inputs[v.name] = randomInput(dtype, shapes.at(v.name), seed++);
+  }
+
+  std::unique_ptr<Session> session;
+  check(Session::create(graph, o.choice.sessionOptions(), &session));
+  check(session->resize(shapes));
+  std::map<std::string, Tensor> outputs;
+  for (int i = 0; i < o.warmup; ++i) check(session->run(inputs, &outputs));
+  session->setProfiling(o.profile);
+  std::vector<double> times;
+  for (int i = 0; i < o.runs; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    check(session->run(inputs, &outputs));
+    times.push_back(msSince(start));
+  }
+
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = sorted.size();
+  const double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  const double mean = std::accumulate(times.begin(), times.end(), 0.0) / n;
+  const BackendType backend = session->backends().front();
+  const std::string device = session->deviceName(backend);
+
+  if (o.json) {
+    std::printf("{\"model\": %s, \"backend\": %s, \"device\": %s, \"threads\": %d, "
+                "\"precision\": %s, \"runs\": %d, \"median_ms\": %s, \"min_ms\": %s, "
+                "\"max_ms\": %s, \"mean_ms\": %s",
+                jsonString(o.model).c_str(), jsonString(backendTypeName(backend)).c_str(),
+                jsonString(device).c_str(), o.choice.threads,
+                jsonString(precisionName(o.choice.precision)).c_str(), o.runs,
+                jsonNumber(median).c_str(), jsonNumber(sorted.front()).c_str(),
+                jsonNumber(sorted.back()).c_str(), jsonNumber(mean).c_str());
+    if (o.profile) {
+      std::printf(", \"profile\": [");
+      const auto steps = session->profile();
+      for (size_t i = 0; i < steps.size(); ++i) {
+        std::printf("%s{\"step\": %s, \"ms\": %s}", i ? ", " : "",
+                    jsonString(steps[i].first).c_str(), jsonNumber(steps[i].second).c_str());
+      }
+      std::printf("]");
+    }
+    std::printf("}\n");
+    return 0;
+  }
+  std::printf("model: %s\nbackend: %s (%s), precision %s, %d threads\n", o.model.c_str(),
+              backendTypeName(backend), device.c_str(), precisionName(o.choice.precision),
+              o.choice.threads);
+  std::printf("%d runs (%d warm-up): median %.3f ms, min %.3f ms, max %.3f ms, mean %.3f ms\n",
+              o.runs, o.warmup, median, sorted.front(), sorted.back(), mean);
+  if (o.profile) {
+    std::printf("profile of the last run (ms):\n");
+    for (const auto& step : session->profile()) {
+      std::printf("  %10.3f  %s\n", step.second, step.first.c_str());
+    }
+  }
+  return 0;
+}
+
+}  // namespace cli
+}  // namespace tessera

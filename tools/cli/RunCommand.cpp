@@ -1,0 +1,132 @@
+// `tessera run`: one inference on .npy inputs; every graph output written as DIR/<name>.npy.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "tessera/OnnxImporter.hpp"
+#include "tessera/Session.hpp"
+#include "tools/cli/Commands.hpp"
+#include "tools/cli/GraphInputs.hpp"
+#include "tools/cli/Npy.hpp"
+
+namespace tessera {
+namespace cli {
+
+const char* const kRunHelp =
+    "usage: tessera run MODEL.onnx [--backend cpu|opencl|vulkan|auto] [--precision fp32|fp16]\n"
+    "                  [--threads N] [--input NAME=FILE.npy]... [--output-dir DIR]\n"
+    "\n"
+    "Runs the model once. Every graph input needs an --input; each graph output is written\n"
+    "to DIR/<output name>.npy (characters other than letters, digits, '.', '-' and '_'\n"
+    "become '_'). DIR defaults to the current directory and is created if missing.\n"
+    "Defaults: --backend cpu, --precision fp32, --threads <hardware threads>.\n"
+    "`auto` picks the best backend present: vulkan, then opencl, then cpu.\n";
+
+namespace {
+
+// Output names may hold '/', ':' and the like; file names may not.
+std::string fileNameFor(const std::string& outputName) {
+  std::string s = outputName;
+  for (char& c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '-' || c == '_';
+    if (!ok) c = '_';
+  }
+  if (s.empty() || s == "." || s == "..") s = "output" + s;
+  return s;
+}
+
+}  // namespace
+
+int runCommand(ArgReader& args) {
+  SessionChoice choice;
+  choice.threads = defaultThreads();
+  std::string model;
+  std::string outputDir = ".";
+  std::map<std::string, std::string> inputFiles;
+  while (!args.done()) {
+    std::string v;
+    if (choice.parse(args)) continue;
+    if (args.option("--output-dir", &v)) {
+      outputDir = v;
+    } else if (args.option("--input", &v)) {
+      const size_t eq = v.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
+        throw UsageError("--input expects NAME=FILE.npy, not '" + v + "'");
+      }
+      if (!inputFiles.emplace(v.substr(0, eq), v.substr(eq + 1)).second) {
+        throw UsageError("input '" + v.substr(0, eq) + "' is given twice");
+      }
+    } else if (args.peek().rfind("--", 0) == 0) {
+      throw UsageError("unknown option '" + args.peek() + "'");
+    } else if (model.empty()) {
+      model = args.take();
+    } else {
+      throw UsageError("unexpected argument '" + args.peek() + "'");
+    }
+  }
+  if (model.empty()) throw UsageError("no model given");
+
+  std::shared_ptr<Graph> graph;
+  check(loadOnnxModel(model, &graph));
+
+  std::map<std::string, Tensor> inputs;
+  std::map<std::string, Shape> shapes;
+  std::set<std::string> declared;
+  for (const ValueInfo& v : graph->inputs) {
+    declared.insert(v.name);
+    auto file = inputFiles.find(v.name);
+    if (file == inputFiles.end()) {
+      throw CommandError("missing input '" + v.name + "' (" + dataTypeName(v.dtype) + " " +
+                         declaredShape(v) + "): give it with --input " + v.name + "=FILE.npy");
+    }
+    Tensor t;
+    check(readNpy(file->second, &t));
+    check(checkInputMatches(v, t, file->second));
+    t.setName(v.name);
+    shapes[v.name] = t.shape();
+    inputs[v.name] = t;
+  }
+  for (const auto& given : inputFiles) {
+    if (!declared.count(given.first)) {
+      std::string names;
+      for (const ValueInfo& v : graph->inputs) names += (names.empty() ? "" : ", ") + v.name;
+      throw UsageError("the model has no input '" + given.first + "' (its inputs: " +
+                       (names.empty() ? std::string("none") : names) + ")");
+    }
+  }
+
+  std::unique_ptr<Session> session;
+  check(Session::create(graph, choice.sessionOptions(), &session));
+  check(session->resize(shapes));
+  std::map<std::string, Tensor> outputs;
+  const auto start = std::chrono::steady_clock::now();
+  check(session->run(inputs, &outputs));
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+  std::error_code ec;
+  std::filesystem::create_directories(outputDir, ec);
+  if (ec) throw CommandError("cannot create output directory '" + outputDir + "': " + ec.message());
+  std::set<std::string> usedFiles;
+  for (const ValueInfo& o : graph->outputs) {
+    auto it = outputs.find(o.name);
+    if (it == outputs.end()) throw CommandError("the session produced no output '" + o.name + "'");
+    // Two names may sanitize alike ("a/b", "a_b"): number the later ones.
+    std::string file = fileNameFor(o.name);
+    for (int n = 1; !usedFiles.insert(file).second; ++n) file = fileNameFor(o.name) + "_" + std::to_string(n);
+    const std::string path = (std::filesystem::path(outputDir) / (file + ".npy")).string();
+    check(writeNpy(path, it->second));
+    std::printf("output '%s' %s %s -> %s\n", o.name.c_str(), dataTypeName(it->second.dtype()),
+                shapeToString(it->second.shape()).c_str(), path.c_str());
+  }
+  const BackendType first = session->backends().front();
+  std::printf("latency: %.3f ms (%s, %s, %s, %d threads)\n", ms, backendTypeName(first),
+              session->deviceName(first).c_str(), precisionName(choice.precision), choice.threads);
+  return 0;
+}
+
+}  // namespace cli
+}  // namespace tessera

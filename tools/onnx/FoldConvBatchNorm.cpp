@@ -1,0 +1,149 @@
+// Conv + BatchNormalization folding (see FoldConvBatchNorm.hpp for the algebra). Every
+// condition is checked before anything changes, so a pattern that does not fit is left as is.
+#include "tools/onnx/FoldConvBatchNorm.hpp"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace tessera {
+namespace {
+
+// Number of node inputs (and graph outputs) reading each value.
+std::map<std::string, int> consumerCounts(const Graph& g) {
+  std::map<std::string, int> uses;
+  for (const Node& n : g.nodes) {
+    for (const std::string& in : n.inputs) {
+      if (!in.empty()) ++uses[in];
+    }
+  }
+  for (const ValueInfo& o : g.outputs) ++uses[o.name];
+  return uses;
+}
+
+const Tensor* f32Initializer(const Graph& g, const std::string& name) {
+  if (name.empty()) return nullptr;
+  auto it = g.initializers.find(name);
+  if (it == g.initializers.end() || it->second.dtype() != DataType::kF32) return nullptr;
+  if (it->second.data() == nullptr) return nullptr;
+  return &it->second;
+}
+
+bool isVectorOf(const Tensor* t, int64_t n) {
+  return t && t->rank() == 1 && t->dim(0) == n;
+}
+
+std::string freshName(const Graph& g, const std::string& base) {
+  std::string name = base;
+  while (g.initializers.count(name)) name += "_";
+  return name;
+}
+
+// The fold for one Conv/BN pair; false (and no change) when the pair does not qualify.
+bool tryFold(Graph& g, Node& conv, const Node& bn) {
+  if (bn.inputs.size() != 5 || conv.inputs.size() < 2 || conv.outputs.size() != 1) return false;
+  // Extra BN outputs (running mean/var) exist only in training mode.
+  for (size_t i = 1; i < bn.outputs.size(); ++i) {
+    if (!bn.outputs[i].empty()) return false;
+  }
+  if (bn.attrs.getInt("training_mode", 0) != 0) return false;
+  if (bn.outputs.empty() || bn.outputs[0].empty()) return false;
+
+  const Tensor* w = f32Initializer(g, conv.inputs[1]);
+  if (!w || w->rank() < 3) return false;
+  const int64_t m = w->dim(0);
+  const bool hasBias = conv.inputs.size() > 2 && !conv.inputs[2].empty();
+  const Tensor* b = hasBias ? f32Initializer(g, conv.inputs[2]) : nullptr;
+  if (hasBias && !isVectorOf(b, m)) return false;
+  const Tensor* scale = f32Initializer(g, bn.inputs[1]);
+  const Tensor* shift = f32Initializer(g, bn.inputs[2]);
+  const Tensor* mean = f32Initializer(g, bn.inputs[3]);
+  const Tensor* var = f32Initializer(g, bn.inputs[4]);
+  if (!isVectorOf(scale, m) || !isVectorOf(shift, m) || !isVectorOf(mean, m) ||
+      !isVectorOf(var, m)) {
+    return false;
+  }
+  const double eps = bn.attrs.getFloat("epsilon", 1e-5f);
+
+  Tensor newW = Tensor::hostAllocate(w->shape(), DataType::kF32);
+  Tensor newB = Tensor::hostAllocate({m}, DataType::kF32);
+  const int64_t perChannel = w->elementCount() / (m ? m : 1);
+  for (int64_t c = 0; c < m; ++c) {
+    const double s = scale->data<float>()[c] / std::sqrt(double(var->data<float>()[c]) + eps);
+    const float* src = w->data<float>() + c * perChannel;
+    float* dst = newW.data<float>() + c * perChannel;
+    for (int64_t k = 0; k < perChannel; ++k) dst[k] = static_cast<float>(src[k] * s);
+    const double bias = hasBias ? b->data<float>()[c] : 0.0;
+    newB.data<float>()[c] =
+        static_cast<float>((bias - mean->data<float>()[c]) * s + shift->data<float>()[c]);
+  }
+
+  // New names: the originals may be shared with other nodes.
+  const std::string wName = freshName(g, conv.inputs[1] + "_bn_folded");
+  const std::string bName =
+      freshName(g, (hasBias ? conv.inputs[2] : conv.name + "_bias") + "_bn_folded");
+  newW.setName(wName);
+  newW.setConstant(true);
+  newB.setName(bName);
+  newB.setConstant(true);
+  g.initializers[wName] = std::move(newW);
+  g.initializers[bName] = std::move(newB);
+  conv.inputs.resize(3);
+  conv.inputs[1] = wName;
+  conv.inputs[2] = bName;
+  conv.outputs[0] = bn.outputs[0];
+  return true;
+}
+
+void dropUnusedInitializers(Graph& g, const std::set<std::string>& candidates) {
+  const auto uses = consumerCounts(g);
+  for (const std::string& name : candidates) {
+    if (uses.count(name) == 0) g.initializers.erase(name);
+  }
+}
+
+}  // namespace
+
+Status foldConvBatchNorm(Graph* graph, int* folded) {
+  Graph& g = *graph;
+  int count = 0;
+  const auto uses = consumerCounts(g);
+  std::map<std::string, size_t> producer;  // value -> index of the node making it
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    for (const std::string& o : g.nodes[i].outputs) {
+      if (!o.empty()) producer[o] = i;
+    }
+  }
+  std::vector<bool> removed(g.nodes.size(), false);
+  std::set<std::string> maybeUnused;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& bn = g.nodes[i];
+    if (bn.opType != "BatchNormalization" || !bn.domain.empty() || bn.inputs.empty()) continue;
+    auto p = producer.find(bn.inputs[0]);
+    if (p == producer.end() || removed[p->second]) continue;
+    Node& conv = g.nodes[p->second];
+    if (conv.opType != "Conv" || !conv.domain.empty()) continue;
+    // The Conv output must feed this BN alone (one use, and not a graph output).
+    auto u = uses.find(bn.inputs[0]);
+    if (u == uses.end() || u->second != 1) continue;
+    std::vector<std::string> oldInputs(conv.inputs.begin() + 1, conv.inputs.end());
+    oldInputs.insert(oldInputs.end(), bn.inputs.begin() + 1, bn.inputs.end());
+    if (!tryFold(g, conv, bn)) continue;
+    removed[i] = true;
+    maybeUnused.insert(oldInputs.begin(), oldInputs.end());
+    ++count;
+  }
+  if (count > 0) {
+    std::vector<Node> kept;
+    kept.reserve(g.nodes.size() - count);
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      if (!removed[i]) kept.push_back(std::move(g.nodes[i]));
+    }
+    g.nodes = std::move(kept);
+    dropUnusedInitializers(g, maybeUnused);
+  }
+  if (folded) *folded = count;
+  return Status::ok();
+}
+
+}  // namespace tessera
