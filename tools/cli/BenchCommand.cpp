@@ -17,11 +17,12 @@ namespace cli {
 const char* const kBenchHelp =
     "usage: tessera bench MODEL.onnx [--backend cpu|opencl|vulkan|auto] [--precision fp32|fp16]\n"
     "                    [--threads N] [--shape NAME=1x3x224x224]... [--runs N] [--warmup N]\n"
-    "                    [--json] [--profile]\n"
+    "                    [--json] [--profile] [--plan]\n"
     "\n"
     "Times the model on random inputs (floats uniform in [-1, 1), integers 0). Inputs with\n"
     "dynamic dimensions need --shape. Prints median/min/max/mean latency in ms; --json prints\n"
-    "one JSON object instead; --profile adds per-step times of the last run.\n"
+    "one JSON object instead; --profile adds per-step times of the last run; --plan prints\n"
+    "the placement plan (node -> backend, inserted copies/conversions, memory plan).\n"
     "Defaults: --backend cpu, --precision fp32, --threads <hardware threads>, --runs 10,\n"
     "--warmup 3.\n";
 
@@ -35,6 +36,7 @@ struct BenchOptions {
   int warmup = 3;
   bool json = false;
   bool profile = false;
+  bool plan = false;
 };
 
 BenchOptions parseBenchOptions(ArgReader& args) {
@@ -56,6 +58,8 @@ BenchOptions parseBenchOptions(ArgReader& args) {
       o.shapes[v.substr(0, eq)] = s;
     } else if (args.flag("--json")) {
       o.json = true;
+    } else if (args.flag("--plan")) {
+      o.plan = true;
     } else if (args.flag("--profile")) {
       o.profile = true;
     } else if (args.peek().rfind("--", 0) == 0) {
@@ -148,6 +152,9 @@ int benchCommand(ArgReader& args) {
                 jsonString(precisionName(o.choice.precision)).c_str(), o.runs,
                 jsonNumber(median).c_str(), jsonNumber(sorted.front()).c_str(),
                 jsonNumber(sorted.back()).c_str(), jsonNumber(mean).c_str());
+    const PlacementReport& r = session->report();
+    std::printf(", \"planned_peak_bytes\": %zu, \"intermediate_bytes\": %zu", r.plannedPeakBytes,
+                r.intermediateBytes);
     if (o.profile) {
       std::printf(", \"profile\": [");
       const auto steps = session->profile();
@@ -165,6 +172,11 @@ int benchCommand(ArgReader& args) {
               o.choice.threads);
   std::printf("%d runs (%d warm-up): median %.3f ms, min %.3f ms, max %.3f ms, mean %.3f ms\n",
               o.runs, o.warmup, median, sorted.front(), sorted.back(), mean);
+  const PlacementReport& r = session->report();
+  if (o.plan) std::printf("%s", r.toString().c_str());
+  else
+    std::printf("memory: planned peak %.2f MiB for %.2f MiB of intermediate tensors\n",
+                r.plannedPeakBytes / 1048576.0, r.intermediateBytes / 1048576.0);
   if (o.profile) {
     std::printf("profile of the last run (ms):\n");
     for (const auto& step : session->profile()) {

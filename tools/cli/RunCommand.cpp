@@ -16,13 +16,15 @@ namespace cli {
 
 const char* const kRunHelp =
     "usage: tessera run MODEL.onnx [--backend cpu|opencl|vulkan|auto] [--precision fp32|fp16]\n"
-    "                  [--threads N] [--input NAME=FILE.npy]... [--output-dir DIR]\n"
+    "                  [--threads N] [--input NAME=FILE.npy]... [--output-dir DIR] [--plan]\n"
     "\n"
     "Runs the model once. Every graph input needs an --input; each graph output is written\n"
     "to DIR/<output name>.npy (characters other than letters, digits, '.', '-' and '_'\n"
     "become '_'). DIR defaults to the current directory and is created if missing.\n"
     "Defaults: --backend cpu, --precision fp32, --threads <hardware threads>.\n"
-    "`auto` picks the best backend present: vulkan, then opencl, then cpu.\n";
+    "`auto` picks the best backend present: vulkan, then opencl, then cpu.\n"
+    "--plan prints the placement plan: each node's backend, the copies and layout\n"
+    "conversions the session inserted, and the memory plan.\n";
 
 namespace {
 
@@ -46,10 +48,13 @@ int runCommand(ArgReader& args) {
   std::string model;
   std::string outputDir = ".";
   std::map<std::string, std::string> inputFiles;
+  bool printPlan = false;
   while (!args.done()) {
     std::string v;
     if (choice.parse(args)) continue;
-    if (args.option("--output-dir", &v)) {
+    if (args.flag("--plan")) {
+      printPlan = true;
+    } else if (args.option("--output-dir", &v)) {
       outputDir = v;
     } else if (args.option("--input", &v)) {
       const size_t eq = v.find('=');
@@ -122,6 +127,7 @@ int runCommand(ArgReader& args) {
     std::printf("output '%s' %s %s -> %s\n", o.name.c_str(), dataTypeName(it->second.dtype()),
                 shapeToString(it->second.shape()).c_str(), path.c_str());
   }
+  if (printPlan) std::printf("%s", session->report().toString().c_str());
   const BackendType first = session->backends().front();
   std::printf("latency: %.3f ms (%s, %s, %s, %d threads)\n", ms, backendTypeName(first),
               session->deviceName(first).c_str(), precisionName(choice.precision), choice.threads);
