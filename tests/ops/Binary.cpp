@@ -223,6 +223,35 @@ TEST(Binary, KeepsPackedLayoutWithoutConversions) {
   EXPECT_EQ(fusedReport.conversions.size(), 1u) << fusedReport.toString();
 }
 
+// Squeeze-excite: x * scale[N,C,1,1] and x / scale broadcast on the packed buffers (6
+// channels: padding lanes hold 0/0 for Div and must not leak), with no conversion inserted.
+TEST(Binary, BroadcastsPerChannelOnPackedLayout) {
+  const Tensor x = randomTensor({3, 5, 7, 9}, 51);
+  const Tensor w = randomTensor({6, 5, 1, 1}, 52);
+  GraphBuilder gb;
+  const std::string in = gb.input("x", DataType::kF32, {3, 5, 7, 9});
+  const std::string c = gb.op1("Conv", {in, gb.constant("w", w)});
+  const std::string g = gb.op1("GlobalAveragePool", {c});
+  gb.output(c);
+  gb.output(g);
+  gb.output(gb.op1("Mul", {c, g}));
+  gb.output(gb.op1("Div", {c, g}));
+  std::shared_ptr<Graph> graph;
+  ASSERT_TRUE(gb.build(&graph).isOk());
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(graph, SessionOptions{}, &s).isOk());
+  std::map<std::string, Tensor> outs;
+  const Status st = s->run({{"x", x}}, &outs);
+  ASSERT_TRUE(st.isOk()) << st.message();
+  const Tensor& conv = outs[c];
+  const Tensor& pooled = outs[g];
+  expectClose(outs[graph->outputs[2].name], toType(reference({conv, pooled}, std::multiplies<double>()), DataType::kF32),
+              1e-5, 1e-6, "packed Mul");
+  expectClose(outs[graph->outputs[3].name], toType(reference({conv, pooled}, std::divides<double>()), DataType::kF32),
+              1e-4, 1e-5, "packed Div");
+  EXPECT_EQ(s->report().conversions.size(), 1u) << s->report().toString();  // only x is packed
+}
+
 TEST(Binary, RejectsShapesThatDoNotBroadcast) {
   test::OpRun r =
       runOp("Add", {randomTensor({3, 4}, 1), randomTensor({5}, 2)}, {}, 1, BackendType::kCPU);

@@ -4,7 +4,8 @@
 //
 // Layout: when every input has the same shape and layout, or all but one input are single
 // elements, the op runs on the physical buffer as it is (NC4HW4 included, padding lanes
-// computed and ignored), like Unary, so packed graphs need no conversions around it.
+// computed and ignored), like Unary, so packed graphs need no conversions around it. On
+// NC4HW4 it also broadcasts across batch and spatial axes (see runsPacked).
 #include <cstring>
 #include <type_traits>
 
@@ -60,6 +61,31 @@ bool runsOnPhysicalBuffers(const std::vector<Layout>& layouts, const Tensors& in
   return true;
 }
 
+// NC4HW4 with broadcasting (x * scale[N,C,1,1] in squeeze-excite blocks, bias adds): every
+// input that is not a single element has the output's rank and channel count, so channel
+// lanes line up and the other axes broadcast on the packed view [N, C/4, spatial..., 4].
+bool runsPacked(const std::vector<Layout>& layouts, const Tensors& inputs) {
+  Shape out = inputs[0]->shape();
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    if (!broadcastShapes(out, inputs[i]->shape(), &out)) return false;
+  }
+  if (out.size() < 2) return false;
+  bool anyPacked = false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i]->elementCount() == 1) continue;
+    if (inputs[i]->shape().size() != out.size() || inputs[i]->shape()[1] != out[1]) return false;
+    anyPacked = anyPacked || layouts[i] == Layout::kNC4HW4;
+  }
+  return anyPacked;
+}
+
+Shape packedView(const Shape& s) {
+  Shape v{s[0], (s[1] + 3) / 4};
+  v.insert(v.end(), s.begin() + 2, s.end());
+  v.push_back(4);
+  return v;
+}
+
 class CpuBinary final : public Execution {
  public:
   CpuBinary(Backend* b, BinaryKind kind) : Execution(b), kind_(kind) {}
@@ -76,6 +102,14 @@ class CpuBinary final : public Execution {
       *out = {layout};
       return;
     }
+    if (runsPacked(available, inputs)) {
+      *in = available;
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        if (inputs[i]->elementCount() != 1) (*in)[i] = Layout::kNC4HW4;
+      }
+      *out = {Layout::kNC4HW4};
+      return;
+    }
     in->assign(inputs.size(), Layout::kNCHW);
     *out = {Layout::kNCHW};
   }
@@ -87,6 +121,7 @@ class CpuBinary final : public Execution {
     auto iterShape = [&](const Tensor* t) -> Shape {
       if (!physical) return t->shape();
       if (t->elementCount() == 1) return Shape{1};
+      if (y.layout() == Layout::kNC4HW4) return packedView(t->shape());
       return Shape{physicalElementCount(t->shape(), t->layout())};
     };
     const Shape outShape = iterShape(&y);
