@@ -93,11 +93,4 @@ bool parseBackendType(const std::string& s, BackendType* out) {
   return true;
 }
 
-void Execution::selectLayouts(const std::vector<Layout>& available, const Tensors& inputs,
-                              std::vector<Layout>* inputLayouts,
-                              std::vector<Layout>* outputLayouts) const {
-  inputLayouts->assign(available.size(), Layout::kNCHW);
-  for (auto& l : *outputLayouts) l = Layout::kNCHW;
-}
-
 }  // namespace tessera

@@ -25,6 +25,13 @@ struct Step {
   std::string label;
 };
 
+// A maximal run of consecutive steps on one backend: [begin, end) of a step list.
+struct Segment {
+  Backend* backend;
+  size_t begin, end;
+  int index;  // global to the plan
+};
+
 // A graph value: its logical tensor (shape, dtype; host data when constant) and the
 // physical tensors (backend, layout) the plan made of it.
 struct Value {
@@ -56,7 +63,10 @@ struct Session::Impl {
   std::vector<std::unique_ptr<Tensor>> tensors;  // owns every physical tensor
   std::vector<Step> steps;                       // run every time
   std::vector<Step> constantSteps;               // run once after planning (constant uploads)
+  std::vector<Segment> segments;                 // of steps
+  std::vector<Segment> constantSegments;         // of constantSteps
   std::map<std::string, Tensor*> inputTensors;   // graph input -> its CPU NCHW tensor
+  std::map<std::string, Tensor*> outputTensors;  // graph output -> its CPU NCHW tensor
   std::vector<std::unique_ptr<Execution>> foldExecutions;
   PlacementReport report;
   bool profiling = false;
@@ -80,8 +90,8 @@ struct Session::Impl {
   Status fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs);
   Status variantFor(Value& v, Backend* b, Layout l, Tensor** out);
   Status planMemory();
-  Status runSteps(std::vector<Step>& list, bool timed);
-  Status copyBetween(Backend* owner, const Tensor* src, Tensor* dst);
+  std::vector<Segment> segmentsOf(std::vector<Step>& list, int firstIndex);
+  Status runSteps(std::vector<Step>& list, const std::vector<Segment>& segs, bool timed);
 };
 
 Session::Session() : impl_(new Impl) {}
@@ -156,6 +166,7 @@ Status Session::Impl::planOnce(const std::map<std::string, Shape>& inputShapes) 
   m.steps.clear();
   m.constantSteps.clear();
   m.inputTensors.clear();
+  m.outputTensors.clear();
   m.foldExecutions.clear();
   m.tensors.clear();
   m.report = PlacementReport();
@@ -216,12 +227,16 @@ Status Session::Impl::planOnce(const std::map<std::string, Shape>& inputShapes) 
       return st;
     }
   }
-  for (const ValueInfo& out : g.outputs)
-    if (!m.values.count(out.name)) return Status::invalid("graph output '" + out.name + "' is never produced");
+  for (const ValueInfo& out : g.outputs) {
+    auto v = m.values.find(out.name);
+    if (v == m.values.end()) return Status::invalid("graph output '" + out.name + "' is never produced");
+    if (v->second.constant) continue;
+    TESSERA_RETURN_IF_ERROR(m.variantFor(v->second, m.cpu, Layout::kNCHW, &m.outputTensors[out.name]));
+  }
 
   TESSERA_RETURN_IF_ERROR(m.planMemory());
   (void)m;
-  TESSERA_RETURN_IF_ERROR(m.runSteps(m.constantSteps, false));
+  TESSERA_RETURN_IF_ERROR(m.runSteps(m.constantSteps, m.constantSegments, false));
   m.plannedShapes = inputShapes;
   m.planned = true;
   return Status::ok();
@@ -335,7 +350,9 @@ Status Session::Impl::planNode(const Node& node) {
   return Status::ok();
 }
 
-// The tensor of value `v` on backend `b` in layout `l`, adding a conversion step if none yet.
+// The tensor of value `v` on backend `b` in layout `l`, adding a copy step if none yet.
+// The device side of a transfer creates the copy (so it can stage and record it); two
+// devices meet through a CPU NCHW variant.
 Status Session::Impl::variantFor(Value& v, Backend* b, Layout l, Tensor** out) {
   if (v.constant && b == cpu && l == Layout::kNCHW) {  // host constants serve the CPU directly
     *out = &v.logical;
@@ -344,15 +361,23 @@ Status Session::Impl::variantFor(Value& v, Backend* b, Layout l, Tensor** out) {
   for (Tensor* t : v.variants)
     if (sameTensorPlace(t, b, l)) { *out = t; return Status::ok(); }
   Tensor* src = v.constant ? &v.logical : v.primary;
+  Backend* from = src->backend() && !v.constant ? src->backend() : cpu;
+  if (from != cpu && b != cpu && from != b) {
+    TESSERA_RETURN_IF_ERROR(variantFor(v, cpu, Layout::kNCHW, &src));
+    from = cpu;
+  }
+  Backend* creator = b != cpu ? b : from;
   Tensor* dst = newTensor(v.logical, b, l);
   dst->setConstant(v.constant);
   Step copy;
-  copy.backend = b;
+  copy.backend = creator;
+  copy.exec = creator->onCreateCopy(src, dst);
+  if (!copy.exec) return Status::unsupported(std::string(backendTypeName(creator->type())) +
+                                             " cannot copy '" + v.logical.name() + "'");
   copy.inputs = {src};
   copy.outputs = {dst};
-  const std::string from = std::string(src->backend() ? backendTypeName(src->backend()->type()) : "host") +
-                           " " + layoutName(src->layout());
-  copy.label = "copy '" + v.logical.name() + "': " + from + " -> " + backendTypeName(b->type()) + " " + layoutName(l);
+  copy.label = "copy '" + v.logical.name() + "': " + (v.constant ? "host" : backendTypeName(from->type())) +
+               " " + layoutName(src->layout()) + " -> " + backendTypeName(b->type()) + " " + layoutName(l);
   report.conversions.push_back(copy.label);
   (v.constant ? constantSteps : steps).push_back(std::move(copy));
   v.variants.push_back(dst);
@@ -360,38 +385,58 @@ Status Session::Impl::variantFor(Value& v, Backend* b, Layout l, Tensor** out) {
   return Status::ok();
 }
 
+// Splits a step list into segments: maximal runs of consecutive steps on one backend.
+std::vector<Segment> Session::Impl::segmentsOf(std::vector<Step>& list, int firstIndex) {
+  std::vector<Segment> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (out.empty() || out.back().backend != list[i].backend)
+      out.push_back({list[i].backend, i, i, firstIndex + static_cast<int>(out.size())});
+    out.back().end = i + 1;
+  }
+  return out;
+}
+
 // Walks the steps in order: acquire outputs, resize the execution, release inputs at their
-// last use. Graph outputs, graph inputs and constants are STATIC; the rest DYNAMIC.
+// last use. Graph inputs/outputs and constants are STATIC; the rest DYNAMIC.
 Status Session::Impl::planMemory() {
   std::set<const Tensor*> keep;  // never released within a run
-  for (const ValueInfo& o : graph->outputs) {
-    const Value& v = values[o.name];
-    if (v.primary) keep.insert(v.primary);
-  }
+  for (auto& kv : outputTensors) keep.insert(kv.second);
+  for (auto& kv : inputTensors) keep.insert(kv.second);
   std::map<const Tensor*, size_t> lastUse;
   for (size_t i = 0; i < steps.size(); ++i)
     for (Tensor* t : steps[i].inputs) if (t) lastUse[t] = i;
 
   for (auto& kv : inputTensors) TESSERA_RETURN_IF_ERROR(cpu->onAcquireBuffer(kv.second, StorageType::kStatic));
-  for (Step& s : constantSteps)
-    TESSERA_RETURN_IF_ERROR(s.outputs[0]->backend()->onAcquireBuffer(s.outputs[0], StorageType::kStatic));
+  constantSegments = segmentsOf(constantSteps, 0);
+  for (const Segment& seg : constantSegments) {
+    seg.backend->onSegmentBegin(seg.index);
+    for (size_t i = seg.begin; i < seg.end; ++i) {
+      Step& s = constantSteps[i];
+      TESSERA_RETURN_IF_ERROR(s.outputs[0]->backend()->onAcquireBuffer(s.outputs[0], StorageType::kStatic));
+      TESSERA_RETURN_IF_ERROR(s.exec->onResize(s.inputs, s.outputs).withContext(s.label));
+    }
+    TESSERA_RETURN_IF_ERROR(seg.backend->onSegmentEnd(seg.index));
+  }
 
-  for (size_t i = 0; i < steps.size(); ++i) {
-    Step& s = steps[i];
-    for (Tensor* t : s.outputs) {
-      const bool isStatic = keep.count(t) != 0;
-      TESSERA_RETURN_IF_ERROR(t->backend()->onAcquireBuffer(t, isStatic ? StorageType::kStatic : StorageType::kDynamic));
-      if (!isStatic) report.intermediateBytes += t->byteSize();
+  segments = segmentsOf(steps, static_cast<int>(constantSegments.size()));
+  for (const Segment& seg : segments) {
+    seg.backend->onSegmentBegin(seg.index);
+    for (size_t i = seg.begin; i < seg.end; ++i) {
+      Step& s = steps[i];
+      for (Tensor* t : s.outputs) {
+        const bool isStatic = keep.count(t) != 0;
+        TESSERA_RETURN_IF_ERROR(t->backend()->onAcquireBuffer(t, isStatic ? StorageType::kStatic : StorageType::kDynamic));
+        if (!isStatic) report.intermediateBytes += t->byteSize();
+      }
+      TESSERA_RETURN_IF_ERROR(s.exec->onResize(s.inputs, s.outputs).withContext(s.label));
+      for (Tensor* t : s.outputs)  // outputs nobody reads (omitted optional ones) free at once
+        if (!keep.count(t) && !lastUse.count(t)) TESSERA_RETURN_IF_ERROR(t->backend()->onReleaseBuffer(t, StorageType::kDynamic));
+      for (Tensor* t : s.inputs) {
+        if (!t || keep.count(t) || t->isConstant() || lastUse[t] != i) continue;
+        TESSERA_RETURN_IF_ERROR(t->backend()->onReleaseBuffer(t, StorageType::kDynamic));
+      }
     }
-    if (s.exec) TESSERA_RETURN_IF_ERROR(s.exec->onResize(s.inputs, s.outputs).withContext(s.label));
-    for (Tensor* t : s.outputs)  // outputs nobody reads (omitted optional ones) free at once
-      if (!keep.count(t) && !lastUse.count(t)) TESSERA_RETURN_IF_ERROR(t->backend()->onReleaseBuffer(t, StorageType::kDynamic));
-    for (Tensor* t : s.inputs) {
-      if (!t || keep.count(t) || t->isConstant() || lastUse[t] != i) continue;
-      bool isInput = false;
-      for (auto& kv : inputTensors) isInput = isInput || kv.second == t;
-      if (!isInput) TESSERA_RETURN_IF_ERROR(t->backend()->onReleaseBuffer(t, StorageType::kDynamic));
-    }
+    TESSERA_RETURN_IF_ERROR(seg.backend->onSegmentEnd(seg.index));
   }
   for (auto& b : backends) {
     TESSERA_RETURN_IF_ERROR(b->onResizeEnd());
@@ -446,31 +491,27 @@ bool Session::Impl::specializedValuesChanged(const std::map<std::string, Tensor>
 
 // ---- run ------------------------------------------------------------------------------------
 
-Status Session::Impl::copyBetween(Backend* owner, const Tensor* src, Tensor* dst) {
-  Backend* sb = src->backend();
-  Backend* db = dst->backend();
-  if (!sb || sb == cpu || sb == db) return db->onCopyBuffer(src, dst);
-  if (!db || db == cpu) return sb->onCopyBuffer(src, dst);
-  // Two devices: through a host tensor.
-  Tensor staging = Tensor::hostAllocate(src->shape(), src->dtype(), Layout::kNCHW);
-  TESSERA_RETURN_IF_ERROR(sb->onCopyBuffer(src, &staging));
-  return db->onCopyBuffer(&staging, dst);
-}
-
-Status Session::Impl::runSteps(std::vector<Step>& list, bool timed) {
+Status Session::Impl::runSteps(std::vector<Step>& list, const std::vector<Segment>& segs, bool timed) {
   if (timed) profile.clear();
-  for (auto& b : backends) b->onExecuteBegin();
-  for (Step& s : list) {
-    const auto t0 = std::chrono::steady_clock::now();
-    Status st = s.exec ? s.exec->onExecute(s.inputs, s.outputs) : copyBetween(s.backend, s.inputs[0], s.outputs[0]);
-    if (!st.isOk()) return st.withContext(s.label);
-    if (timed) {
-      const auto t1 = std::chrono::steady_clock::now();
-      profile.push_back({s.label + " [" + backendTypeName(s.backend->type()) + "]",
-                         std::chrono::duration<double, std::milli>(t1 - t0).count()});
+  using Clock = std::chrono::steady_clock;
+  auto ms = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
+  for (const Segment& seg : segs) {
+    const char* where = backendTypeName(seg.backend->type());
+    seg.backend->onExecuteBegin(seg.index);
+    for (size_t i = seg.begin; i < seg.end; ++i) {
+      Step& s = list[i];
+      const auto t0 = Clock::now();
+      Status st = s.exec->onExecute(s.inputs, s.outputs);
+      if (!st.isOk()) return st.withContext(s.label);
+      if (timed) profile.push_back({s.label + " [" + where + "]", ms(t0, Clock::now())});
     }
+    const auto t0 = Clock::now();
+    TESSERA_RETURN_IF_ERROR(seg.backend->onExecuteEnd(seg.index).withContext(std::string(where) + " segment"));
+    if (timed && seg.backend != cpu)
+      profile.push_back({"segment " + std::to_string(seg.index) + " submit and wait [" + where + "]", ms(t0, Clock::now())});
   }
-  for (auto& b : backends) TESSERA_RETURN_IF_ERROR(b->onExecuteEnd());
   return Status::ok();
 }
 
@@ -497,19 +538,15 @@ Status Session::run(const std::map<std::string, Tensor>& inputs, std::map<std::s
     TESSERA_RETURN_IF_ERROR(m.plan(shapes, &inputs));
 
   for (auto& kv : m.inputTensors) convertLayout(inputs.at(kv.first), *kv.second);
-  TESSERA_RETURN_IF_ERROR(m.runSteps(m.steps, m.profiling));
+  TESSERA_RETURN_IF_ERROR(m.runSteps(m.steps, m.segments, m.profiling));
 
   outputs->clear();
   for (const ValueInfo& o : g.outputs) {
     const Value& v = m.values[o.name];
     Tensor host = Tensor::hostAllocate(v.logical.shape(), v.logical.dtype());
     host.setName(o.name);
-    if (v.constant) {
-      convertLayout(v.logical, host);
-    } else {
-      TESSERA_RETURN_IF_ERROR(v.primary->backend()->onCopyBuffer(v.primary, &host)
-                                  .withContext("output '" + o.name + "'"));
-    }
+    if (v.constant) convertLayout(v.logical, host);
+    else std::memcpy(host.data(), m.outputTensors.at(o.name)->data(), host.byteSize());
     (*outputs)[o.name] = host;
   }
   return Status::ok();

@@ -83,13 +83,31 @@ class Backend {
 
   // Copies between a tensor of this backend and a host tensor (either direction), or
   // between two tensors of this backend, converting layout (and dtype where needed).
+  // Immediate: used for one-off transfers outside a planned run.
   virtual Status onCopyBuffer(const Tensor* src, Tensor* dst) = 0;
 
-  // Brackets: a GPU backend records in resize and submits once per execute.
+  // A planned copy step from `src` to `dst` (one of them on this backend, the other on this
+  // backend or on the CPU/host). Like any execution, it prepares in onResize (staging
+  // buffers, recorded commands) and only transfers in onExecute. The default calls
+  // onCopyBuffer at execute time, which suits host memory.
+  virtual std::unique_ptr<Execution> onCreateCopy(const Tensor* src, Tensor* dst);
+
+  // Planning brackets: onResizeBegin before any acquire (drop the old plan), onResizeEnd
+  // after every execution's onResize.
   virtual void onResizeBegin() {}
   virtual Status onResizeEnd() { return Status::ok(); }
-  virtual void onExecuteBegin() {}
-  virtual Status onExecuteEnd() { return Status::ok(); }
+
+  // Segments: the Session splits its plan into segments, maximal runs of consecutive steps
+  // on one backend (the whole plan when nothing falls back). While planning it calls
+  // onSegmentBegin(i) before the onResize of segment i's first step and onSegmentEnd(i)
+  // after its last, so a GPU backend records segment i's commands once. While running it
+  // calls onExecuteBegin(i) before the segment's onExecute calls and onExecuteEnd(i) after:
+  // a GPU backend submits segment i there and waits, so the next segment (on another
+  // backend) sees its results. Segment indices are global to the plan and increasing.
+  virtual void onSegmentBegin(int segment) { (void)segment; }
+  virtual Status onSegmentEnd(int segment) { (void)segment; return Status::ok(); }
+  virtual void onExecuteBegin(int segment) { (void)segment; }
+  virtual Status onExecuteEnd(int segment) { (void)segment; return Status::ok(); }
 
   // Bytes of DYNAMIC memory the last plan needs at its peak.
   virtual size_t plannedPeakBytes() const { return 0; }
