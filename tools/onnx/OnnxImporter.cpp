@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "onnx/onnx.pb.h"
+#include "tessera_onnx/onnx.pb.h"
 #include "tessera/Registry.hpp"
 #include "tools/onnx/FoldConvBatchNorm.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
@@ -28,7 +28,7 @@ std::string normalizeDomain(const std::string& d) { return d == "ai.onnx" ? std:
 // Domain -> opset version imported by the model.
 using OpsetMap = std::map<std::string, int64_t>;
 
-Status readOpsets(const onnx::ModelProto& model, OpsetMap* opsets) {
+Status readOpsets(const tessera_onnx::ModelProto& model, OpsetMap* opsets) {
   for (const auto& o : model.opset_import()) {
     (*opsets)[normalizeDomain(o.domain())] = o.version();
   }
@@ -44,7 +44,7 @@ Status readOpsets(const onnx::ModelProto& model, OpsetMap* opsets) {
   return Status::ok();
 }
 
-Status convertValueInfo(const onnx::ValueInfoProto& v, const char* role, ValueInfo* out) {
+Status convertValueInfo(const tessera_onnx::ValueInfoProto& v, const char* role, ValueInfo* out) {
   const std::string what = std::string(role) + " '" + v.name() + "'";
   if (v.name().empty()) return Status::invalid(std::string("a graph ") + role + " has no name");
   out->name = v.name();
@@ -52,20 +52,20 @@ Status convertValueInfo(const onnx::ValueInfoProto& v, const char* role, ValueIn
   out->hasShape = false;
   out->dims.clear();
   if (!v.has_type()) return Status::ok();
-  const onnx::TypeProto& type = v.type();
-  if (type.value_case() != onnx::TypeProto::kTensorType) {
+  const tessera_onnx::TypeProto& type = v.type();
+  if (type.value_case() != tessera_onnx::TypeProto::kTensorType) {
     return Status::unsupported(what + " is not a tensor (sequence, map, optional or sparse "
                                "values are not supported)");
   }
   const auto& tt = type.tensor_type();
-  if (tt.elem_type() != onnx::TensorProto::UNDEFINED) {
+  if (tt.elem_type() != tessera_onnx::TensorProto::UNDEFINED) {
     TESSERA_RETURN_IF_ERROR(dataTypeFromOnnx(tt.elem_type(), what, &out->dtype));
   }
   if (tt.has_shape()) {
     out->hasShape = true;
     for (const auto& d : tt.shape().dim()) {
       // Named (dim_param) or missing extents come from the input given at run time.
-      const bool known = d.value_case() == onnx::TensorShapeProto::Dimension::kDimValue &&
+      const bool known = d.value_case() == tessera_onnx::TensorShapeProto::Dimension::kDimValue &&
                          d.dim_value() >= 0;
       out->dims.push_back(known ? d.dim_value() : -1);
     }
@@ -74,8 +74,8 @@ Status convertValueInfo(const onnx::ValueInfoProto& v, const char* role, ValueIn
 }
 
 // Very old models leave AttributeProto::type unset; infer it from the field present.
-onnx::AttributeProto::AttributeType attributeType(const onnx::AttributeProto& a) {
-  using AP = onnx::AttributeProto;
+tessera_onnx::AttributeProto::AttributeType attributeType(const tessera_onnx::AttributeProto& a) {
+  using AP = tessera_onnx::AttributeProto;
   if (a.type() != AP::UNDEFINED) return a.type();
   if (a.has_f()) return AP::FLOAT;
   if (a.has_i()) return AP::INT;
@@ -90,8 +90,8 @@ onnx::AttributeProto::AttributeType attributeType(const onnx::AttributeProto& a)
   return AP::UNDEFINED;
 }
 
-Status convertAttribute(const onnx::AttributeProto& a, const Node& node, Attribute* out) {
-  using AP = onnx::AttributeProto;
+Status convertAttribute(const tessera_onnx::AttributeProto& a, const Node& node, Attribute* out) {
+  using AP = tessera_onnx::AttributeProto;
   using K = Attribute::Kind;
   const std::string what = node.label() + ": attribute '" + a.name() + "'";
   if (!a.ref_attr_name().empty()) {
@@ -130,7 +130,7 @@ Status convertAttribute(const onnx::AttributeProto& a, const Node& node, Attribu
   }
 }
 
-Status convertNode(const onnx::NodeProto& n, const OpsetMap& opsets, const std::string& name,
+Status convertNode(const tessera_onnx::NodeProto& n, const OpsetMap& opsets, const std::string& name,
                    Node* out) {
   out->name = name;
   out->opType = n.op_type();
@@ -154,7 +154,7 @@ Status convertNode(const onnx::NodeProto& n, const OpsetMap& opsets, const std::
 }
 
 // Names nodes that have none "<OpType>_<index>", avoiding names already taken.
-std::string nodeName(const onnx::NodeProto& n, int index, std::set<std::string>* taken) {
+std::string nodeName(const tessera_onnx::NodeProto& n, int index, std::set<std::string>* taken) {
   if (!n.name().empty()) {
     taken->insert(n.name());
     return n.name();
@@ -180,10 +180,10 @@ Status checkKnownOps(const Graph& g) {
   return Status::unsupported(m.str());
 }
 
-Status importGraph(const onnx::ModelProto& model, Graph* g) {
+Status importGraph(const tessera_onnx::ModelProto& model, Graph* g) {
   OpsetMap opsets;
   TESSERA_RETURN_IF_ERROR(readOpsets(model, &opsets));
-  const onnx::GraphProto& gp = model.graph();
+  const tessera_onnx::GraphProto& gp = model.graph();
   g->name = gp.name();
   if (gp.sparse_initializer_size() > 0) {
     return Status::unsupported("the graph has sparse initializers, which Tessera does not "
@@ -232,7 +232,7 @@ Status importBytes(const void* data, size_t size, const std::string& source,
     return Status::unsupported("ONNX model " + source + " is larger than 2 GiB, which needs "
                                "external data (not supported)");
   }
-  onnx::ModelProto model;
+  tessera_onnx::ModelProto model;
   if (!model.ParseFromArray(data, static_cast<int>(size))) {
     return Status::invalid("not a valid ONNX model: " + source +
                            " (protobuf parsing failed: truncated or not an ONNX file)");
@@ -269,7 +269,7 @@ Status loadOnnxTensor(const std::string& path, Tensor* out, std::string* name) {
   if (bytes.size() > static_cast<size_t>(INT_MAX)) {
     return Status::unsupported("tensor file " + path + " is larger than 2 GiB");
   }
-  onnx::TensorProto proto;
+  tessera_onnx::TensorProto proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return Status::invalid("not a valid ONNX tensor file: " + path +
                            " (protobuf parsing failed: truncated or not a TensorProto)");

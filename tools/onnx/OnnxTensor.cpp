@@ -16,7 +16,7 @@ namespace {
 // Largest element count we accept; keeps byte sizes far from overflowing size_t.
 constexpr int64_t kMaxElements = int64_t(1) << 40;
 
-std::string tensorLabel(const onnx::TensorProto& p) {
+std::string tensorLabel(const tessera_onnx::TensorProto& p) {
   return "tensor '" + p.name() + "'";
 }
 
@@ -41,7 +41,7 @@ void copyNarrowed(const Field& field, Tensor* t) {
 }
 
 // The typed-field encodings of TensorProto: which repeated field holds which element type.
-Status copyTypedField(const onnx::TensorProto& p, int64_t count, Tensor* t) {
+Status copyTypedField(const tessera_onnx::TensorProto& p, int64_t count, Tensor* t) {
   auto sizeMismatch = [&](int have, const char* field) {
     std::ostringstream m;
     m << tensorLabel(p) << ": " << field << " holds " << have << " values but shape "
@@ -95,7 +95,7 @@ Status copyTypedField(const onnx::TensorProto& p, int64_t count, Tensor* t) {
 }  // namespace
 
 Status dataTypeFromOnnx(int32_t elemType, const std::string& what, DataType* out) {
-  using TP = onnx::TensorProto;
+  using TP = tessera_onnx::TensorProto;
   switch (elemType) {
     case TP::FLOAT: *out = DataType::kF32; return Status::ok();
     case TP::UINT8: *out = DataType::kU8; return Status::ok();
@@ -121,9 +121,9 @@ Status dataTypeFromOnnx(int32_t elemType, const std::string& what, DataType* out
   }
 }
 
-Status tensorFromProto(const onnx::TensorProto& p, Tensor* out) {
+Status tensorFromProto(const tessera_onnx::TensorProto& p, Tensor* out) {
   const std::string label = tensorLabel(p);
-  if (p.data_location() == onnx::TensorProto::EXTERNAL || p.external_data_size() > 0) {
+  if (p.data_location() == tessera_onnx::TensorProto::EXTERNAL || p.external_data_size() > 0) {
     return Status::unsupported(label + " stores its data in an external file, which Tessera "
                                "does not support (save the model with the data embedded)");
   }

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "onnx/onnx.pb.h"
+#include "tessera_onnx/onnx.pb.h"
 #include "tessera/DataType.hpp"
 #include "tessera/Status.hpp"
 #include "tessera/Tensor.hpp"
@@ -18,7 +18,7 @@ Status dataTypeFromOnnx(int32_t elemType, const std::string& what, DataType* out
 
 // A host tensor holding a copy of the proto's data (raw_data or the typed field), named
 // after the proto. Checks that the data's size matches the dims and the element type.
-Status tensorFromProto(const onnx::TensorProto& proto, Tensor* out);
+Status tensorFromProto(const tessera_onnx::TensorProto& proto, Tensor* out);
 
 // Whole file into `bytes`; a clear error when it cannot be read.
 Status readFileBytes(const std::string& path, std::string* bytes);
