@@ -3,6 +3,7 @@
 // (n, c, s) — s the flattened spatial index — splits into a batch part, a channel part and
 // a spatial part, so one kernel body serves both through ChannelAddressing.
 #pragma once
+#include "tessera/Backend.hpp"
 #include <cstdint>
 #include <cstring>
 
@@ -14,6 +15,17 @@ constexpr int kChannelPack = 4;
 
 inline int64_t channelBlocks(int64_t channels) { return (channels + kChannelPack - 1) / kChannelPack; }
 inline int64_t roundUpChannels(int64_t channels) { return channelBlocks(channels) * kChannelPack; }
+
+// Layout choice of the packed-data kernels (conv family, pooling, normalisations, Resize,
+// Pad): a 4-D data input (input 0) and output 0 in NC4HW4, every other tensor NCHW.
+inline void selectPackedData(const Tensors& inputs, bool packable, std::vector<Layout>* in,
+                             std::vector<Layout>* out) {
+  const Layout data = packable && inputs[0]->rank() == 4 ? Layout::kNC4HW4 : Layout::kNCHW;
+  in->assign(inputs.size(), Layout::kNCHW);
+  (*in)[0] = data;
+  for (auto& l : *out) l = Layout::kNCHW;
+  (*out)[0] = data;
+}
 
 // Offsets of (n, c, s) in an [N, C, spatial...] tensor stored as NCHW or NC4HW4.
 struct ChannelAddressing {

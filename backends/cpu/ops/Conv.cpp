@@ -28,10 +28,7 @@ class CpuConv final : public Execution {
 
   void selectLayouts(const std::vector<Layout>&, const Tensors& inputs, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
-    in->assign(inputs.size(), Layout::kNCHW);
-    const bool packed = inputs[0]->rank() == 4;
-    (*in)[0] = packed ? Layout::kNC4HW4 : Layout::kNCHW;
-    *out = {packed ? Layout::kNC4HW4 : Layout::kNCHW};
+    selectPackedData(inputs, true, in, out);
   }
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {

@@ -23,10 +23,7 @@ class CpuPool final : public Execution {
 
   void selectLayouts(const std::vector<Layout>&, const Tensors& inputs, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
-    const bool packed = inputs[0]->rank() == 4 && inputs[0]->dtype() == DataType::kF32;
-    *in = {packed ? Layout::kNC4HW4 : Layout::kNCHW};
-    out->assign(numOutputs_, Layout::kNCHW);
-    (*out)[0] = packed ? Layout::kNC4HW4 : Layout::kNCHW;
+    selectPackedData(inputs, inputs[0]->dtype() == DataType::kF32, in, out);
   }
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
