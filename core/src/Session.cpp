@@ -246,7 +246,9 @@ Status Session::Impl::fold(const Node& node, std::vector<const Tensor*>& inputs,
   Tensors in, out;
   for (const Tensor* t : inputs) in.push_back(const_cast<Tensor*>(t));
   for (Tensor& o : outs) {
+    const std::string name = o.name();
     o = Tensor::hostAllocate(o.shape(), o.dtype());
+    o.setName(name);
     out.push_back(&o);
   }
   std::unique_ptr<Execution> e = cpu->onCreate(node, in, out);
