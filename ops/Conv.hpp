@@ -1,5 +1,6 @@
 // Conv and ConvTranspose: attributes, and the geometry they give for concrete x/W shapes.
 #pragma once
+#include "tessera/Backend.hpp"
 #include <cstdint>
 #include <vector>
 
@@ -39,5 +40,27 @@ struct ConvShape {
 Status resolveConv(const ConvParams& p, const Shape& x, const Shape& w, ConvShape* out);
 // x: [N, C, spatial...], w: [C, M/group, kernel...].
 Status resolveConvTranspose(const ConvParams& p, const Shape& x, const Shape& w, ConvShape* out);
+
+// Work of a convolution for profiles, the same on every backend: each output element is a
+// dot product over w's per-output-channel extent (C/group x kernel).
+inline WorkEstimate convWork(const Tensors& in, const Tensors& out) {
+  const Shape& w = in[1]->shape();
+  const double perOutput = static_cast<double>(elementCount(w)) / static_cast<double>(w[0]);
+  WorkEstimate e;
+  e.flops = 2.0 * perOutput * static_cast<double>(out[0]->elementCount());
+  for (const Tensor* t : in) if (t) e.bytes += static_cast<double>(t->byteSize());
+  e.bytes += static_cast<double>(out[0]->byteSize());
+  return e;
+}
+// ConvTranspose: every input element scatters over w's per-input-channel extent.
+inline WorkEstimate convTransposeWork(const Tensors& in, const Tensors& out) {
+  const Shape& w = in[1]->shape();
+  const double perInput = static_cast<double>(elementCount(w)) / static_cast<double>(w[0]);
+  WorkEstimate e;
+  e.flops = 2.0 * perInput * static_cast<double>(in[0]->elementCount());
+  for (const Tensor* t : in) if (t) e.bytes += static_cast<double>(t->byteSize());
+  e.bytes += static_cast<double>(out[0]->byteSize());
+  return e;
+}
 
 }  // namespace tessera

@@ -1,6 +1,7 @@
 // MatMul (numpy matmul): batched over leading dimensions with broadcasting; a 1-D A is a
 // row vector and a 1-D B a column vector, their unit dimension removed from the result.
 #pragma once
+#include "tessera/Backend.hpp"
 #include <cstdint>
 
 #include "tessera/Shape.hpp"
@@ -18,5 +19,14 @@ struct MatMulShape {
 
 // Messages do not name the node; callers add it.
 Status resolveMatMul(const Shape& a, const Shape& b, MatMulShape* out);
+
+// Work of MatMul/Gemm for profiles: each output element is a dot product of length k.
+inline WorkEstimate matMulWork(const Tensors& in, const Tensors& out, int64_t k) {
+  WorkEstimate e;
+  e.flops = 2.0 * static_cast<double>(k) * static_cast<double>(out[0]->elementCount());
+  for (const Tensor* t : in) if (t) e.bytes += static_cast<double>(t->byteSize());
+  e.bytes += static_cast<double>(out[0]->byteSize());
+  return e;
+}
 
 }  // namespace tessera

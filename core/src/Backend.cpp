@@ -9,6 +9,13 @@ void Execution::selectLayouts(const std::vector<Layout>& available, const Tensor
   for (auto& l : *outputLayouts) l = Layout::kNCHW;
 }
 
+WorkEstimate Execution::work(const Tensors& inputs, const Tensors& outputs) const {
+  WorkEstimate w;
+  for (const Tensor* t : inputs) if (t) w.bytes += static_cast<double>(t->byteSize());
+  for (const Tensor* t : outputs) if (t) w.bytes += static_cast<double>(t->byteSize());
+  return w;
+}
+
 namespace {
 
 // A copy through the backend's immediate onCopyBuffer: right for host memory.

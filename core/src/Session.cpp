@@ -70,7 +70,7 @@ struct Session::Impl {
   std::vector<std::unique_ptr<Execution>> foldExecutions;
   PlacementReport report;
   bool profiling = false;
-  std::vector<std::pair<std::string, double>> profile;
+  std::vector<Session::ProfileEntry> profile;
 
   Tensor* newTensor(const Tensor& like, Backend* b, Layout l) {
     auto t = std::make_unique<Tensor>(like.shape(), like.dtype(), l);
@@ -127,7 +127,7 @@ Status Session::create(std::shared_ptr<const Graph> graph, const SessionOptions&
 const PlacementReport& Session::report() const { return impl_->report; }
 const Graph& Session::graph() const { return *impl_->graph; }
 void Session::setProfiling(bool on) { impl_->profiling = on; }
-std::vector<std::pair<std::string, double>> Session::profile() const { return impl_->profile; }
+std::vector<Session::ProfileEntry> Session::profile() const { return impl_->profile; }
 
 std::vector<BackendType> Session::backends() const {
   std::vector<BackendType> out;
@@ -501,18 +501,25 @@ Status Session::Impl::runSteps(std::vector<Step>& list, const std::vector<Segmen
   };
   for (const Segment& seg : segs) {
     const char* where = backendTypeName(seg.backend->type());
+    const size_t first = profile.size();
     seg.backend->onExecuteBegin(seg.index);
     for (size_t i = seg.begin; i < seg.end; ++i) {
       Step& s = list[i];
       const auto t0 = Clock::now();
       Status st = s.exec->onExecute(s.inputs, s.outputs);
       if (!st.isOk()) return st.withContext(s.label);
-      if (timed) profile.push_back({s.label + " [" + where + "]", ms(t0, Clock::now())});
+      if (timed)
+        profile.push_back({s.label, s.node ? s.node->opType : "", seg.backend->type(), ms(t0, Clock::now()),
+                           false, s.exec->work(s.inputs, s.outputs)});
     }
     const auto t0 = Clock::now();
     TESSERA_RETURN_IF_ERROR(seg.backend->onExecuteEnd(seg.index).withContext(std::string(where) + " segment"));
-    if (timed && seg.backend != cpu)
-      profile.push_back({"segment " + std::to_string(seg.index) + " submit and wait [" + where + "]", ms(t0, Clock::now())});
+    if (!timed || seg.backend == cpu) continue;
+    // Device times are known once the segment has completed.
+    for (size_t i = seg.begin, k = first; i < seg.end; ++i, ++k)
+      profile[k].deviceTime = list[i].exec->deviceTimeMs(&profile[k].ms);
+    profile.push_back({"segment " + std::to_string(seg.index) + " submit and wait", "", seg.backend->type(),
+                       ms(t0, Clock::now()), false, WorkEstimate()});
   }
   return Status::ok();
 }

@@ -110,6 +110,40 @@ double msSince(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+namespace {
+
+// Per step: backend, time (device time marked '*'), GFLOP/s and GB/s; then per op type.
+void printProfile(const std::vector<Session::ProfileEntry>& steps) {
+  std::printf("profile of the last run (* = device time):\n");
+  std::printf("  %10s  %-7s %9s %8s  %s\n", "ms", "backend", "GFLOP/s", "GB/s", "step");
+  struct Total { double ms = 0, flops = 0; int count = 0; };
+  std::map<std::string, Total> byOp;
+  double all = 0;
+  for (const auto& e : steps) {
+    const double s = e.ms / 1e3;
+    char gflops[32] = "-", gbs[32] = "-";
+    if (e.work.flops > 0 && s > 0) std::snprintf(gflops, sizeof gflops, "%.2f", e.work.flops / s / 1e9);
+    if (e.work.bytes > 0 && s > 0) std::snprintf(gbs, sizeof gbs, "%.2f", e.work.bytes / s / 1e9);
+    std::printf("  %9.3f%c  %-7s %9s %8s  %s\n", e.ms, e.deviceTime ? '*' : ' ',
+                backendTypeName(e.backend), gflops, gbs, e.step.c_str());
+    Total& t = byOp[e.opType.empty() ? "(copies, submits)" : e.opType];
+    t.ms += e.ms;
+    t.flops += e.work.flops;
+    ++t.count;
+    all += e.ms;
+  }
+  std::vector<std::pair<std::string, Total>> sorted(byOp.begin(), byOp.end());
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.ms > b.second.ms; });
+  std::printf("by op type:\n  %10s %6s %6s %9s  %s\n", "ms", "%", "count", "GFLOP/s", "op");
+  for (const auto& [op, t] : sorted) {
+    char gflops[32] = "-";
+    if (t.flops > 0 && t.ms > 0) std::snprintf(gflops, sizeof gflops, "%.2f", t.flops / (t.ms / 1e3) / 1e9);
+    std::printf("  %10.3f %5.1f%% %6d %9s  %s\n", t.ms, all > 0 ? 100 * t.ms / all : 0.0, t.count, gflops, op.c_str());
+  }
+}
+
+}  // namespace
+
 int benchCommand(ArgReader& args) {
   const BenchOptions o = parseBenchOptions(args);
   std::shared_ptr<Graph> graph;
@@ -159,8 +193,13 @@ int benchCommand(ArgReader& args) {
       std::printf(", \"profile\": [");
       const auto steps = session->profile();
       for (size_t i = 0; i < steps.size(); ++i) {
-        std::printf("%s{\"step\": %s, \"ms\": %s}", i ? ", " : "",
-                    jsonString(steps[i].first).c_str(), jsonNumber(steps[i].second).c_str());
+        const auto& e = steps[i];
+        std::printf("%s{\"step\": %s, \"op\": %s, \"backend\": %s, \"ms\": %s, "
+                    "\"device_time\": %s, \"flops\": %s, \"bytes\": %s}",
+                    i ? ", " : "", jsonString(e.step).c_str(), jsonString(e.opType).c_str(),
+                    jsonString(backendTypeName(e.backend)).c_str(), jsonNumber(e.ms).c_str(),
+                    e.deviceTime ? "true" : "false", jsonNumber(e.work.flops).c_str(),
+                    jsonNumber(e.work.bytes).c_str());
       }
       std::printf("]");
     }
@@ -177,12 +216,7 @@ int benchCommand(ArgReader& args) {
   else
     std::printf("memory: planned peak %.2f MiB for %.2f MiB of intermediate tensors\n",
                 r.plannedPeakBytes / 1048576.0, r.intermediateBytes / 1048576.0);
-  if (o.profile) {
-    std::printf("profile of the last run (ms):\n");
-    for (const auto& step : session->profile()) {
-      std::printf("  %10.3f  %s\n", step.second, step.first.c_str());
-    }
-  }
+  if (o.profile) printProfile(session->profile());
   return 0;
 }
 

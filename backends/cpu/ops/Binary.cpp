@@ -138,6 +138,12 @@ class CpuBinary final : public Execution {
     return Status::ok();
   }
 
+  WorkEstimate work(const Tensors& inputs, const Tensors& outputs) const override {
+    WorkEstimate w = Execution::work(inputs, outputs);
+    w.flops = static_cast<double>(outputs[0]->elementCount()) * (inputs.size() > 1 ? inputs.size() - 1 : 1);
+    return w;
+  }
+
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
     Tensor& y = *outputs[0];
     if (inputs.size() == 1) {  // Max/Min/Sum/Mean of one input: a copy

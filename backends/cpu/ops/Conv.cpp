@@ -75,6 +75,10 @@ class CpuConv final : public Execution {
     return Status::ok();
   }
 
+  WorkEstimate work(const Tensors& inputs, const Tensors& outputs) const override {
+    return convWork(inputs, outputs);
+  }
+
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
     if (!weightsPacked_) packWeights(inputs[1]->data<float>());
     const float* x = inputs[0]->data<float>();

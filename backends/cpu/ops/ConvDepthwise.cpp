@@ -8,6 +8,7 @@
 
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/NC4HW4.hpp"
+#include "ops/Conv.hpp"
 
 namespace tessera {
 
@@ -43,6 +44,10 @@ class CpuDepthwiseConv final : public Execution {
       packed_ = true;
     }
     return Status::ok();
+  }
+
+  WorkEstimate work(const Tensors& inputs, const Tensors& outputs) const override {
+    return convWork(inputs, outputs);
   }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {

@@ -5,6 +5,7 @@
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/Gemm.hpp"
 #include "ops/Gemm.hpp"
+#include "ops/MatMul.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
@@ -27,6 +28,10 @@ class CpuGemm final : public Execution {
       bPacked_ = true;
     }
     return Status::ok();
+  }
+
+  WorkEstimate work(const Tensors& inputs, const Tensors& outputs) const override {
+    return matMulWork(inputs, outputs, K_);
   }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {

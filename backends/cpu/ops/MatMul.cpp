@@ -55,6 +55,11 @@ class CpuMatMul final : public Execution {
     return Status::ok();
   }
 
+  WorkEstimate work(const Tensors& inputs, const Tensors& outputs) const override {
+    const Tensor& a = *inputs[0];
+    return matMulWork(inputs, outputs, a.rank() == 0 ? 1 : a.dim(a.rank() - 1));
+  }
+
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
     if (!bPacked_) packB(inputs[1]->data<float>());
     const float* a = inputs[0]->data<float>();

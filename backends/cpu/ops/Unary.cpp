@@ -46,6 +46,12 @@ class CpuUnary final : public Execution {
     *out = {available[0]};
   }
 
+  WorkEstimate work(const Tensors& inputs, const Tensors& outputs) const override {
+    WorkEstimate w = Execution::work(inputs, outputs);
+    w.flops = static_cast<double>(outputs[0]->elementCount()) * (inputs.size() > 1 ? inputs.size() - 1 : 1);
+    return w;
+  }
+
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
     const Tensor& x = *inputs[0];
     Tensor& y = *outputs[0];

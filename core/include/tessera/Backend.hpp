@@ -25,6 +25,12 @@ enum class StorageType : uint8_t {
 
 class Backend;
 
+// What one execution does per run, for profiles: GFLOP/s and GB/s next to its time.
+struct WorkEstimate {
+  double flops = 0;  // arithmetic operations (a multiply-add counts 2)
+  double bytes = 0;  // bytes read and written
+};
+
 // One op on one backend. onResize does all shape-dependent work (scratch, work sizes,
 // GPU command recording); onExecute only runs.
 class Execution {
@@ -46,6 +52,14 @@ class Execution {
     return Status::ok();
   }
   virtual Status onExecute(const Tensors& inputs, const Tensors& outputs) = 0;
+
+  // The work per run. Default: no arithmetic counted; bytes = inputs read + outputs written.
+  // Compute-heavy ops (conv, gemm, matmul) override it with their multiply-adds.
+  virtual WorkEstimate work(const Tensors& inputs, const Tensors& outputs) const;
+
+  // A GPU execution that timed itself on the device (timestamp queries, event profiling)
+  // reports the last run's device time here; the profile prefers it over host time.
+  virtual bool deviceTimeMs(double* ms) const { (void)ms; return false; }
 
   Backend* backend() const { return backend_; }
 

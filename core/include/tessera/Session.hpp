@@ -54,9 +54,17 @@ class Session {
   std::vector<BackendType> backends() const;
   std::string deviceName(BackendType t) const;
 
-  // Per-step timing of the last run when profiling is on (ms, host clock).
+  // Per-step timing of the last run when profiling is on.
+  struct ProfileEntry {
+    std::string step;      // "Conv 'conv1'", "copy 'x': cpu NCHW -> cpu NC4HW4"
+    std::string opType;    // "" for copies and segment submits
+    BackendType backend;
+    double ms = 0;         // device time when the backend measured it, else host time
+    bool deviceTime = false;
+    WorkEstimate work;     // for GFLOP/s and GB/s
+  };
   void setProfiling(bool on);
-  std::vector<std::pair<std::string, double>> profile() const;
+  std::vector<ProfileEntry> profile() const;
 
   struct Impl;
 
