@@ -1,6 +1,6 @@
 #include "ops/Unary.hpp"
+#include "ops/UnaryMath.hpp"
 
-#include <cmath>
 #include <map>
 
 namespace tessera {
@@ -50,48 +50,15 @@ Status UnaryParams::parse(const Node& node, UnaryParams* out) {
   return Status::ok();
 }
 
-template <typename T>
-static T apply(const UnaryParams& p, T x) {
-  switch (p.kind) {
-    case UnaryKind::kAbs: return std::fabs(x);
-    case UnaryKind::kNeg: return -x;
-    case UnaryKind::kReciprocal: return T(1) / x;
-    case UnaryKind::kFloor: return std::floor(x);
-    case UnaryKind::kCeil: return std::ceil(x);
-    case UnaryKind::kRound: return std::nearbyint(x);  // half to even (default rounding mode)
-    case UnaryKind::kSqrt: return std::sqrt(x);
-    case UnaryKind::kExp: return std::exp(x);
-    case UnaryKind::kLog: return std::log(x);
-    case UnaryKind::kSin: return std::sin(x);
-    case UnaryKind::kCos: return std::cos(x);
-    case UnaryKind::kTan: return std::tan(x);
-    case UnaryKind::kErf: return std::erf(x);
-    case UnaryKind::kSign: return x > T(0) ? T(1) : (x < T(0) ? T(-1) : T(0));
-    case UnaryKind::kTanh: return std::tanh(x);
-    case UnaryKind::kSigmoid:
-      // Split by sign so exp never overflows.
-      return x >= T(0) ? T(1) / (T(1) + std::exp(-x)) : std::exp(x) / (T(1) + std::exp(x));
-    case UnaryKind::kRelu: return x > T(0) ? x : T(0);
-    case UnaryKind::kLeakyRelu: return x >= T(0) ? x : T(p.alpha) * x;
-    case UnaryKind::kElu: return x >= T(0) ? x : T(p.alpha) * (std::exp(x) - T(1));
-    case UnaryKind::kSelu:
-      return T(p.gamma) * (x > T(0) ? x : T(p.alpha) * (std::exp(x) - T(1)));
-    case UnaryKind::kCelu:
-      return std::max(T(0), x) + std::min(T(0), T(p.alpha) * (std::exp(x / T(p.alpha)) - T(1)));
-    case UnaryKind::kSoftplus:
-      return x > T(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
-    case UnaryKind::kSoftsign: return x / (T(1) + std::fabs(x));
-    case UnaryKind::kThresholdedRelu: return x > T(p.alpha) ? x : T(0);
-    case UnaryKind::kHardSigmoid:
-      return std::max(T(0), std::min(T(1), T(p.alpha) * x + T(p.beta)));
-    case UnaryKind::kHardSwish:
-      return x * std::max(T(0), std::min(T(1), x / T(6) + T(0.5)));
-    case UnaryKind::kIdentity: return x;
-  }
-  return x;
+float applyUnary(const UnaryParams& p, float x) {
+  float y = x;
+  dispatchUnaryKind(p.kind, [&](auto k) { y = unaryScalar<decltype(k)::value>(p, x); });
+  return y;
 }
-
-float applyUnary(const UnaryParams& p, float x) { return apply<float>(p, x); }
-double applyUnary(const UnaryParams& p, double x) { return apply<double>(p, x); }
+double applyUnary(const UnaryParams& p, double x) {
+  double y = x;
+  dispatchUnaryKind(p.kind, [&](auto k) { y = unaryScalar<decltype(k)::value>(p, x); });
+  return y;
+}
 
 }  // namespace tessera

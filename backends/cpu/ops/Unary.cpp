@@ -8,6 +8,7 @@
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/ops/Elementwise.hpp"
 #include "ops/Unary.hpp"
+#include "ops/UnaryMath.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
@@ -68,27 +69,14 @@ class CpuUnary final : public Execution {
       using C = typename E::Compute;
       const T* src = x.data<T>();
       T* dst = y.data<T>();
-      if constexpr (std::is_floating_point_v<T>) {
-        // The cheapest, most common ops inline so they vectorise (no call per element).
-        if (p.kind == UnaryKind::kRelu || p.kind == UnaryKind::kNeg ||
-            p.kind == UnaryKind::kAbs) {
-          const UnaryKind kind = p.kind;
-          pool.parallelFor(n, [&](int64_t b, int64_t e) {
-            if (kind == UnaryKind::kRelu) {
-              for (int64_t i = b; i < e; ++i) dst[i] = src[i] > T(0) ? src[i] : T(0);
-            } else if (kind == UnaryKind::kNeg) {
-              for (int64_t i = b; i < e; ++i) dst[i] = -src[i];
-            } else {
-              for (int64_t i = b; i < e; ++i) dst[i] = std::fabs(src[i]);
-            }
-          }, kElementwiseGrain);
-          return;
-        }
-      }
       if constexpr (std::is_floating_point_v<C>) {  // f32, f64, and f16/bf16 via f32
-        pool.parallelFor(n, [&](int64_t b, int64_t e) {
-          for (int64_t i = b; i < e; ++i) dst[i] = E::store(applyUnary(p, E::load(src[i])));
-        }, 4096);
+        // The kind is chosen once, outside the loop: no call or switch per element.
+        dispatchUnaryKind(p.kind, [&](auto k) {
+          constexpr UnaryKind K = decltype(k)::value;
+          pool.parallelFor(n, [&](int64_t b, int64_t e) {
+            for (int64_t i = b; i < e; ++i) dst[i] = E::store(unaryScalar<K>(p, E::load(src[i])));
+          }, kElementwiseGrain);
+        });
       } else if constexpr (!std::is_same_v<T, bool>) {
         pool.parallelFor(n, [&](int64_t b, int64_t e) {
           for (int64_t i = b; i < e; ++i) dst[i] = applyIntegerUnary(p.kind, src[i]);
