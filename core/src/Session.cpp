@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "tessera/CustomOp.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
@@ -83,6 +84,7 @@ struct Session::Impl {
   Status plan(const std::map<std::string, Shape>& inputShapes,
               const std::map<std::string, Tensor>* feeds);
   Status planOnce(const std::map<std::string, Shape>& inputShapes);
+  std::unique_ptr<Execution> createExecution(Backend* b, const Node& node, const Tensors& in, const Tensors& out);
   const Node* failedNode = nullptr;
   Status planNode(const Node& node);
   bool addSpecializations(const Node& failed, const std::map<std::string, Tensor>& feeds);
@@ -251,7 +253,7 @@ Status Session::Impl::fold(const Node& node, std::vector<const Tensor*>& inputs,
     o.setName(name);
     out.push_back(&o);
   }
-  std::unique_ptr<Execution> e = cpu->onCreate(node, in, out);
+  std::unique_ptr<Execution> e = createExecution(cpu, node, in, out);
   if (!e) return Status::unsupported(node.label() + ": no CPU kernel to evaluate it on constant inputs");
   TESSERA_RETURN_IF_ERROR(e->onResize(in, out).withContext(node.label()));
   TESSERA_RETURN_IF_ERROR(e->onExecute(in, out).withContext(node.label()));
@@ -310,7 +312,7 @@ Status Session::Impl::planNode(const Node& node) {
   step.node = &node;
   step.label = node.label();
   for (auto& b : backends) {
-    step.exec = b->onCreate(node, descIn, descOut);
+    step.exec = createExecution(b.get(), node, descIn, descOut);
     if (step.exec) { step.backend = b.get(); break; }
   }
   if (!step.exec) {
@@ -350,6 +352,21 @@ Status Session::Impl::planNode(const Node& node) {
   report.nodes.push_back({node.label(), node.opType, step.backend->type(), false});
   steps.push_back(std::move(step));
   return Status::ok();
+}
+
+// A selected provider's custom kernel, else the backend's own, else any custom kernel for an
+// op the backend does not have (see CustomOp.hpp).
+std::unique_ptr<Execution> Session::Impl::createExecution(Backend* b, const Node& node, const Tensors& in,
+                                                          const Tensors& out) {
+  const DataType t = !in.empty() && in[0] ? in[0]->dtype() : DataType::kUnknown;
+  const bool builtin = ExecutionRegistry::instance().find(b->type(), node.opType) != nullptr &&
+                       (node.domain.empty() || node.domain == "ai.onnx");
+  if (const ExecutionCreator* c = findCustomKernel(b->type(), options.providers, node, t, true))
+    if (auto e = (*c)(b, node, in, out)) return e;
+  if (builtin)
+    if (auto e = b->onCreate(node, in, out)) return e;
+  if (const ExecutionCreator* c = findCustomKernel(b->type(), {}, node, t, false)) return (*c)(b, node, in, out);
+  return nullptr;
 }
 
 // The tensor of value `v` on backend `b` in layout `l`, adding a copy step if none yet.

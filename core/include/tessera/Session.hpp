@@ -18,6 +18,9 @@ struct SessionOptions {
   Precision precision = Precision::kFP32;
   int threads = 1;
   std::string device;  // passed to GPU backends: index or name substring
+  // Custom-kernel providers whose kernels take precedence over the built-in ones, in order
+  // (see CustomOp.hpp).
+  std::vector<std::string> providers;
 };
 
 // Where each node ran, what the Session inserted, and the memory plan.

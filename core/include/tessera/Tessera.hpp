@@ -1,6 +1,7 @@
 // The one header a user includes.
 #pragma once
 #include "tessera/Backend.hpp"
+#include "tessera/CustomOp.hpp"
 #include "tessera/DataType.hpp"
 #include "tessera/Graph.hpp"
 #include "tessera/Registry.hpp"
