@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs a built tree into a scratch prefix, then builds examples/run_model against the
-# installed package (find_package(Tessera) → Tessera::tessera) the way an outside project
+# Installs a built tree into a scratch prefix, then builds examples/run_model and
+# examples/custom_op against the installed package (find_package(Tessera) → Tessera::tessera) the way an outside project
 # would, and runs both it and the installed `tessera` command on a small model.
 #
 #   tests/install/check_install.sh BUILD_DIR [MODEL.onnx]
@@ -44,6 +44,18 @@ args=("$MODEL" --backend cpu)
 case "$MODEL" in *ocr*|*paddle*|*_infer.onnx) args+=(--shape x=1x3x48x192) ;; esac
 "$WORK/example/run_model" "${args[@]}" | tee "$WORK/run.log" || fail "run_model failed"
 grep -q "^output '" "$WORK/run.log" || fail "run_model printed no output"
+
+step "build examples/custom_op against the installed package and run it"
+cmake -S "$ROOT/examples/custom_op" -B "$WORK/custom" "${generator[@]}" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PREFIX" >"$WORK/custom-configure.log" 2>&1 || {
+  cat "$WORK/custom-configure.log"; fail "configuring examples/custom_op against $PREFIX failed"; }
+cmake --build "$WORK/custom" >"$WORK/custom-build.log" 2>&1 || {
+  cat "$WORK/custom-build.log"; fail "building examples/custom_op failed"; }
+/usr/bin/python3 "$ROOT/examples/custom_op/make_model.py" "$WORK/custom_op.onnx" ||
+  fail "could not write the custom-op model (python3-onnx missing? run scripts/setup.sh)"
+"$WORK/custom/custom_op" "$WORK/custom_op.onnx" | tee "$WORK/custom.log" ||
+  fail "custom_op failed"
+grep -q "^PASS cpu" "$WORK/custom.log" || fail "custom_op did not pass on the CPU"
 
 step "run the installed tessera command"
 "$PREFIX/bin/tessera" devices || fail "the installed tessera command does not run"
