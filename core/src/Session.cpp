@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <new>
+#include <stdexcept>
 #include <map>
 #include <set>
 #include <sstream>
@@ -41,6 +43,15 @@ struct Value {
   Tensor* primary = nullptr;        // where its producer wrote it (null for constants)
   std::vector<Tensor*> variants;    // primary first, then conversions
 };
+
+// False when the tensor's byte size overflows or passes 2^46 bytes (64 TiB): a model
+// asking for that is malformed, and computing with the overflowed size would be worse.
+bool addressable(const Tensor& t) {
+  uint64_t bytes = dataTypeSize(t.dtype()) ? dataTypeSize(t.dtype()) : 1;
+  for (int64_t d : t.shape())
+    if (d != 0 && __builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes)) return false;
+  return bytes <= (uint64_t(1) << 46);
+}
 
 bool sameTensorPlace(const Tensor* t, Backend* b, Layout l) {
   return t->backend() == b && t->layout() == l;
@@ -142,11 +153,23 @@ std::string Session::deviceName(BackendType t) const {
   return "";
 }
 
+// Out-of-memory anywhere below (a host tensor, a kernel's scratch) becomes a Status.
+template <typename Fn>
+static Status guarded(const char* what, Fn&& fn) {
+  try {
+    return fn();
+  } catch (const std::bad_alloc&) {
+    return Status::outOfMemory(std::string("out of memory while ") + what);
+  } catch (const std::length_error&) {
+    return Status::outOfMemory(std::string("out of memory while ") + what + " (a size past the limits)");
+  }
+}
+
 // ---- resize ---------------------------------------------------------------------------------
 
 Status Session::resize(const std::map<std::string, Shape>& inputShapes) {
   impl_->specialized.clear();
-  return impl_->plan(inputShapes, nullptr);
+  return guarded("planning the graph", [&] { return impl_->plan(inputShapes, nullptr); });
 }
 
 // Plans; when a node cannot be planned because a value it needs comes from graph inputs
@@ -283,6 +306,9 @@ Status Session::Impl::planNode(const Node& node) {
     for (int64_t d : outs[i].shape())
       if (d < 0) return Status::invalid(node.label() + ": output '" + node.outputs[i] +
                                         "' has a negative dimension " + shapeToString(outs[i].shape()));
+    if (!addressable(outs[i]))
+      return Status::outOfMemory(node.label() + ": output '" + node.outputs[i] + "' of shape " +
+                                 shapeToString(outs[i].shape()) + " is larger than any memory can hold");
   }
 
   // A shape function may compute the values too (Shape of a known shape): a constant.
@@ -542,6 +568,10 @@ Status Session::Impl::runSteps(std::vector<Step>& list, const std::vector<Segmen
 }
 
 Status Session::run(const std::map<std::string, Tensor>& inputs, std::map<std::string, Tensor>* outputs) {
+  return guarded("running the graph", [&] { return runUnguarded(inputs, outputs); });
+}
+
+Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::map<std::string, Tensor>* outputs) {
   Impl& m = *impl_;
   const Graph& g = *m.graph;
   std::map<std::string, Shape> shapes;

@@ -125,3 +125,30 @@ TEST(Session, UnknownOpIsReportedByName) {
 
 }  // namespace
 }  // namespace tessera
+
+namespace tessera {
+namespace {
+
+// A model that asks for an absurd tensor gets a clear out-of-memory error, not a crash.
+TEST(Session, HugeTensorsAreAClearError) {
+  for (const std::vector<int64_t>& dims : {std::vector<int64_t>{1 << 30, 1 << 30, 1 << 30},
+                                           std::vector<int64_t>{1 << 20, 1 << 20, 1 << 12}}) {
+    GraphBuilder b;
+    b.input("x", DataType::kF32, {1});
+    Tensor shape = Tensor::hostAllocate({static_cast<int64_t>(dims.size())}, DataType::kI64);
+    for (size_t i = 0; i < dims.size(); ++i) shape.data<int64_t>()[i] = dims[i];
+    const std::string y = b.op1("Expand", {"x", b.constant("shape", shape)});
+    b.output(y);
+    std::shared_ptr<Graph> g;
+    ASSERT_TRUE(b.build(&g).isOk());
+    std::unique_ptr<Session> s;
+    ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
+    std::map<std::string, Tensor> out;
+    Status st = s->run({{"x", test::randomTensor({1}, 1)}}, &out);
+    EXPECT_EQ(st.code(), StatusCode::kOutOfMemory) << st.message();
+    EXPECT_NE(st.message().find("Expand"), std::string::npos) << st.message();
+  }
+}
+
+}  // namespace
+}  // namespace tessera

@@ -73,6 +73,7 @@ class Session {
 
  private:
   Session();
+  Status runUnguarded(const std::map<std::string, Tensor>& inputs, std::map<std::string, Tensor>* outputs);
   std::unique_ptr<Impl> impl_;
 };
 
