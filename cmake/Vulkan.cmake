@@ -41,6 +41,7 @@ add_custom_command(
 file(GLOB TESSERA_VK_SOURCES CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/backends/vulkan/*.cpp
   ${CMAKE_SOURCE_DIR}/backends/vulkan/ops/*.cpp)
+set_source_files_properties(${TESSERA_VK_SOURCES} PROPERTIES COMPILE_OPTIONS -Wno-missing-field-initializers)
 add_library(tessera_volk OBJECT ${TESSERA_VOLK_DIR}/volk.c)
 target_compile_definitions(tessera_volk PRIVATE VK_NO_PROTOTYPES)
 set_target_properties(tessera_volk PROPERTIES POSITION_INDEPENDENT_CODE ON)

@@ -1,0 +1,165 @@
+// The Vulkan backend: tensors in storage buffers, planned memory with reuse, commands
+// recorded once per segment while planning (onResize) and submitted once per segment per
+// run, host transfers through staging buffers, per-dispatch GPU timestamps.
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/vulkan/VulkanContext.hpp"
+#include "tessera/Backend.hpp"
+
+namespace tessera {
+
+struct VulkanBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize size = 0;
+  void* mapped = nullptr;  // host-visible buffers only
+};
+
+// One buffer bound to a kernel: a whole tensor, or a range of a buffer.
+struct VulkanBinding {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize range = VK_WHOLE_SIZE;
+};
+
+class VulkanBackend final : public Backend {
+ public:
+  VulkanBackend(std::shared_ptr<VulkanContext> ctx, const BackendOptions& options);
+  ~VulkanBackend() override;
+
+  std::string deviceName() const override;
+  std::unique_ptr<Execution> onCreate(const Node& node, const Tensors& inputs,
+                                      const Tensors& outputs) override;
+  Status onAcquireBuffer(Tensor* t, StorageType storage) override;
+  Status onReleaseBuffer(Tensor* t, StorageType storage) override;
+  void onClearBuffers() override;
+  Status onCopyBuffer(const Tensor* src, Tensor* dst) override;
+  std::unique_ptr<Execution> onCreateCopy(const Tensor* src, Tensor* dst) override;
+  void onResizeBegin() override;
+  Status onResizeEnd() override;
+  void onSegmentBegin(int segment) override;
+  Status onSegmentEnd(int segment) override;
+  void onExecuteBegin(int segment) override;
+  Status onExecuteEnd(int segment) override;
+  size_t plannedPeakBytes() const override { return peakDynamicBytes_; }
+
+  VulkanContext& context() { return *ctx_; }
+
+  // --- Recording, for executions' onResize (inside a segment) ---------------------------
+  // Records `shader` over `count` invocations (1-D, 64 a group) with the 32-bit `params`
+  // as push constants (at most 32) and binding i = buffers[i], then a barrier for the next
+  // dispatch.
+  // `timer`, when given, receives the id of the command's GPU timer (-1 when untimed).
+  Status dispatch(vkshaders::ShaderId shader, const std::vector<VulkanBinding>& buffers,
+                  const std::vector<uint32_t>& params, int64_t count, const std::string& label,
+                  int* timer = nullptr);
+  Status copy(VkBuffer src, VkDeviceSize srcOffset, VkBuffer dst, VkDeviceSize dstOffset,
+              VkDeviceSize bytes, const std::string& label, int* timer = nullptr);
+  // GPU time of a timed command in the last run (ms), or a negative value if unknown.
+  double timerMs(int timer) const {
+    return timer >= 0 && timer < static_cast<int>(timerMs_.size()) ? timerMs_[timer] : -1.0;
+  }
+  // Runs after the segment being recorded has been submitted and has finished (downloads).
+  void afterSubmit(std::function<void()> fn);
+  // A host-visible buffer living as long as the plan (staging, tables).
+  Status planBuffer(VkDeviceSize bytes, VulkanBuffer** out);
+  // A device buffer living as long as the plan (re-packed weights, scratch).
+  Status planDeviceBuffer(VkDeviceSize bytes, VulkanBinding* out);
+  // A buffer filled now with `data`, living as long as the plan (tables known at resize).
+  Status planConstant(const void* data, size_t bytes, VulkanBinding* out);
+
+  static VulkanBinding binding(const Tensor* t);
+  // fp16 mode: f32 tensors are stored as fp16 on the device (kernels run their FP16 builds).
+  bool fp16() const { return fp16_; }
+  // Bytes of `t` on the device (half of byteSize() for f32 tensors in fp16 mode).
+  VkDeviceSize storageBytes(const Tensor* t) const {
+    return fp16_ && t->dtype() == DataType::kF32 ? static_cast<VkDeviceSize>(t->elementCount()) * 2 : t->byteSize();
+  }
+
+  // Per-dispatch GPU times (ms) of the last run, in execution order, from timestamp queries.
+  std::vector<std::pair<std::string, double>> gpuProfile() const;
+
+ private:
+  struct Recording;
+  Status createBuffer(VkDeviceSize bytes, bool hostVisible, std::unique_ptr<VulkanBuffer>* out);
+  void destroyBuffer(VulkanBuffer& b);
+  Status allocateDescriptorSet(int bindings, VkDescriptorSet* out);
+  Status runOnce(const std::function<void(VkCommandBuffer)>& record);
+  Recording* current();
+  bool beginTimer(Recording* r, int* timer);
+  void endTimer(Recording* r, const std::string& label);
+  void dropPlan();
+
+  std::shared_ptr<VulkanContext> ctx_;
+  BackendOptions options_;
+  bool fp16_ = false;
+  VkCommandPool commandPool_ = VK_NULL_HANDLE;
+  // Plan-lifetime objects.
+  std::vector<std::unique_ptr<VulkanBuffer>> staticBuffers_;
+  std::map<const Tensor*, VulkanBuffer*> dynamicInUse_;
+  std::vector<std::unique_ptr<VulkanBuffer>> dynamicBuffers_;  // every dynamic buffer
+  std::vector<VulkanBuffer*> dynamicFree_;
+  size_t dynamicBytes_ = 0, peakDynamicBytes_ = 0;
+  std::vector<VkDescriptorPool> descriptorPools_;
+  std::map<int, std::unique_ptr<Recording>> recordings_;
+  int recordingSegment_ = -1;
+  uint64_t validationErrorsSeen_ = 0;
+  std::vector<double> timerMs_;  // by timer id, of the last run
+};
+
+// Base of every Vulkan execution: records in onResize, nothing to do in onExecute.
+class VulkanExecution : public Execution {
+ public:
+  VulkanExecution(Backend* b, std::string label) : Execution(b), label_(std::move(label)) {}
+  Status onExecute(const Tensors&, const Tensors&) override { return Status::ok(); }
+  VulkanBackend& vk() const { return *static_cast<VulkanBackend*>(backend()); }
+  const std::string& label() const { return label_; }
+  // The sum of this execution's dispatches in the last run, from timestamp queries.
+  bool deviceTimeMs(double* ms) const override {
+    double sum = 0;
+    for (int t : timers_) {
+      const double v = static_cast<const VulkanBackend*>(backend())->timerMs(t);
+      if (v < 0) return false;
+      sum += v;
+    }
+    *ms = sum;
+    return !timers_.empty();
+  }
+
+  // Records through the backend and keeps the command's GPU timer for deviceTimeMs.
+  Status dispatch(vkshaders::ShaderId shader, const std::vector<VulkanBinding>& buffers,
+                  const std::vector<uint32_t>& params, int64_t count) {
+    int timer = -1;
+    Status st = vk().dispatch(shader, buffers, params, count, label_, &timer);
+    if (timer >= 0) timers_.push_back(timer);
+    return st;
+  }
+  Status copy(VkBuffer src, VkBuffer dst, VkDeviceSize bytes) {
+    int timer = -1;
+    Status st = vk().copy(src, 0, dst, 0, bytes, label_, &timer);
+    if (timer >= 0) timers_.push_back(timer);
+    return st;
+  }
+  // Timers of a strided copy etc. recorded through the backend directly.
+  void addTimer(int timer) { if (timer >= 0) timers_.push_back(timer); }
+
+ private:
+  std::string label_;
+  std::vector<int> timers_;
+};
+
+// Params helpers: a float as its bits; tensors are f32 for every kernel here.
+inline uint32_t floatBits(float f) {
+  uint32_t u;
+  static_assert(sizeof u == sizeof f, "");
+  __builtin_memcpy(&u, &f, 4);
+  return u;
+}
+bool allFloat32(const Tensors& ts, size_t count = SIZE_MAX);
+
+}  // namespace tessera

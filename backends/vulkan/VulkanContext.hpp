@@ -1,0 +1,93 @@
+// The process's view of one Vulkan device: volk-loaded instance (optionally with the Khronos
+// validation layer), the chosen physical device, a logical device with one compute queue,
+// and the pipelines built from the generated SPIR-V map, cached through a VkPipelineCache
+// persisted on disk.
+#pragma once
+#include <volk.h>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "tessera/Status.hpp"
+#include "vulkan/VulkanShaders.hpp"
+
+namespace tessera {
+
+struct VulkanDeviceInfo {
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  std::string name;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  uint32_t vendorId = 0, deviceId = 0, driverVersion = 0, apiVersion = 0;
+  uint8_t cacheUuid[VK_UUID_SIZE] = {};
+  uint32_t computeQueueFamily = UINT32_MAX;
+  bool timestamps = false;
+  float timestampPeriodNs = 1.f;
+  bool fp16Storage = false;     // storageBuffer16BitAccess
+  bool fp16Arithmetic = false;  // shaderFloat16
+  VkPhysicalDeviceLimits limits{};
+};
+
+class VulkanContext {
+ public:
+  // The device picked by `selector` (an index, or a substring of the name; empty: the
+  // TESSERA_VULKAN_DEVICE variable, then discrete > integrated > virtual > CPU), or why not.
+  static Status get(const std::string& selector, std::shared_ptr<VulkanContext>* out);
+  // `tessera devices`: one line per device, or why there is none.
+  static std::string describeDevices();
+  // Errors the validation layer reported in this process (TESSERA_VULKAN_VALIDATION=1).
+  static uint64_t validationErrorCount();
+  static std::string lastValidationMessage();
+  static bool validationEnabled();
+
+  ~VulkanContext();
+
+  VkDevice device() const { return device_; }
+  VkQueue queue() const { return queue_; }
+  const VulkanDeviceInfo& info() const { return info_; }
+  std::mutex& queueMutex() { return queueMutex_; }
+
+  // Memory type index with `required` flags (and `preferred` if possible), or UINT32_MAX.
+  uint32_t memoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
+                      VkMemoryPropertyFlags preferred) const;
+
+  // Every kernel's interface: set 0 = `bindings` storage buffers, binding i = buffer i, and
+  // 128 bytes of push constants (the kernel's 32-bit parameters, common.glsl).
+  static constexpr uint32_t kPushConstantBytes = 128;
+  VkDescriptorSetLayout setLayout(int bindings);
+  VkPipelineLayout pipelineLayout(int bindings);
+  // Created on first use and cached (in memory, and on disk through the pipeline cache).
+  Status pipeline(vkshaders::ShaderId id, int bindings, VkPipeline* out);
+
+  const std::string& pipelineCachePath() const { return cachePath_; }
+  bool pipelineCacheLoaded() const { return cacheLoaded_; }
+  void savePipelineCache();
+
+ private:
+  VulkanContext() = default;
+  Status init(const VulkanDeviceInfo& info);
+
+  VulkanDeviceInfo info_;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  VkPipelineCache cache_ = VK_NULL_HANDLE;
+  std::string cachePath_;
+  bool cacheLoaded_ = false;
+  size_t cacheLoadedBytes_ = 0;
+  VkPhysicalDeviceMemoryProperties memProps_{};
+  std::mutex mutex_;       // the caches below
+  std::mutex queueMutex_;  // vkQueueSubmit
+  std::map<int, VkDescriptorSetLayout> setLayouts_;
+  std::map<int, VkPipelineLayout> pipelineLayouts_;
+  std::map<std::pair<uint32_t, int>, VkPipeline> pipelines_;
+  std::map<uint32_t, VkShaderModule> modules_;
+};
+
+// "VkResult -4 (VK_ERROR_DEVICE_LOST)"-style text for messages.
+std::string vkResultName(VkResult r);
+
+}  // namespace tessera

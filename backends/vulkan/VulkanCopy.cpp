@@ -1,0 +1,120 @@
+// Planned host <-> device copies. An upload memcpy's the host tensor into a staging buffer
+// at run time (before the segment is submitted); the recorded commands move it into the
+// tensor, converting NC4HW4 -> NCHW on the GPU. A download records the reverse and
+// memcpy's the staging buffer out once the segment has finished.
+#include <cstring>
+
+#include "backends/vulkan/VulkanBackend.hpp"
+
+namespace tessera {
+namespace {
+
+using vkshaders::ShaderId;
+
+int64_t spatialOf(const Shape& s) {
+  int64_t n = 1;
+  for (size_t d = 2; d < s.size(); ++d) n *= s[d];
+  return n;
+}
+
+// NC4HW4 <-> NCHW conversion on the GPU (32-bit elements, rank >= 2).
+bool gpuConvertible(const Tensor* a, const Tensor* b) {
+  return a->layout() != b->layout() && dataTypeSize(a->dtype()) == 4 && a->rank() >= 2 &&
+         (a->layout() == Layout::kNC4HW4 || b->layout() == Layout::kNC4HW4) &&
+         (a->layout() == Layout::kNCHW || b->layout() == Layout::kNCHW);
+}
+
+class VulkanTransfer final : public Execution {
+ public:
+  bool deviceTimeMs(double* ms) const override {
+    const double v = static_cast<const VulkanBackend*>(backend())->timerMs(timer_);
+    if (v < 0) return false;
+    *ms = v;
+    return true;
+  }
+
+  VulkanTransfer(VulkanBackend* b, const Tensor* src, const Tensor* dst)
+      : Execution(b), upload_(src->backend() != b), download_(dst->backend() != b) {}
+
+  Status onResize(const Tensors& inputs, const Tensors& outputs) override {
+    VulkanBackend& vk = *static_cast<VulkanBackend*>(backend());
+    const Tensor* src = inputs[0];
+    Tensor* dst = outputs[0];
+    const std::string label = "copy '" + src->name() + "'";
+    if (src->dtype() != dst->dtype() || src->shape() != dst->shape())
+      return Status::unsupported("Vulkan: copies keep dtype and shape (" + src->describe() + " -> " + dst->describe() + ")");
+    if (upload_ == download_) return Status::internal("Vulkan: " + label + " must go between the host and the device");
+    const Tensor* device = upload_ ? dst : src;
+    const Tensor* host = upload_ ? src : dst;
+    // The device side is NCHW (in fp16 when the backend stores f32 as fp16); the host side
+    // may be NC4HW4. A kernel converts layout and precision on the GPU; only what it does
+    // not cover (NC4HW4 of non-32-bit types) is converted on the host.
+    const bool sameLayout = src->layout() == dst->layout();
+    const bool half = vk.storageBytes(device) != device->byteSize();
+    const bool onGpu = half || (!sameLayout && gpuConvertible(src, dst));
+    hostConvert_ = !sameLayout && !onGpu;
+    hostLayout_ = hostConvert_ ? device->layout() : host->layout();
+    // Staging holds the host bytes (in the device's layout when converting on the host).
+    TESSERA_RETURN_IF_ERROR(vk.planBuffer(hostConvert_ ? device->byteSize() : host->byteSize(), &staging_));
+    const VulkanBinding stage{staging_->buffer, 0, staging_->size};
+    const VulkanBinding tensor = VulkanBackend::binding(device);
+    if (!onGpu) {
+      TESSERA_RETURN_IF_ERROR(vk.copy(upload_ ? stage.buffer : tensor.buffer, 0, upload_ ? tensor.buffer : stage.buffer,
+                                      0, vk.storageBytes(device), label, &timer_));
+    } else {
+      const bool packedHost = host->layout() == Layout::kNC4HW4;
+      const int64_t total = upload_ ? device->elementCount() : physicalElementCount(host->shape(), host->layout());
+      const std::vector<uint32_t> params = {static_cast<uint32_t>(total),
+                                            static_cast<uint32_t>(device->rank() > 1 ? device->dim(1) : 1),
+                                            static_cast<uint32_t>(spatialOf(device->shape()))};
+      const ShaderId kernel =
+          upload_ ? (packedHost ? ShaderId::layout_convert_UP_NCHW : ShaderId::layout_convert_UP_SAME)
+                  : (packedHost ? ShaderId::layout_convert_DOWN_NC4HW4 : ShaderId::layout_convert_DOWN_SAME);
+      TESSERA_RETURN_IF_ERROR(vk.dispatch(kernel, upload_ ? std::vector<VulkanBinding>{stage, tensor}
+                                                          : std::vector<VulkanBinding>{tensor, stage},
+                                          params, total, label, &timer_));
+    }
+    if (download_) {
+      const bool convert = hostConvert_;
+      VulkanBuffer* staging = staging_;
+      vk.afterSubmit([dst, staging, convert, device] {
+        if (!convert) {
+          std::memcpy(dst->data(), staging->mapped, dst->byteSize());
+          return;
+        }
+        Tensor tmp = Tensor::hostWrap(staging->mapped, device->shape(), device->dtype(), device->layout());
+        convertLayout(tmp, *dst);
+      });
+    }
+    return Status::ok();
+  }
+
+  Status onExecute(const Tensors& inputs, const Tensors&) override {
+    if (!upload_) return Status::ok();
+    const Tensor* src = inputs[0];
+    if (!src->data()) return Status::internal("Vulkan upload: " + src->describe() + " has no host data");
+    if (!hostConvert_) {
+      std::memcpy(staging_->mapped, src->data(), src->byteSize());
+    } else {
+      Tensor tmp = Tensor::hostWrap(staging_->mapped, src->shape(), src->dtype(), hostLayout_);
+      convertLayout(*src, tmp);
+    }
+    return Status::ok();
+  }
+
+ private:
+  bool upload_, download_;
+  bool hostConvert_ = false;
+  Layout hostLayout_ = Layout::kNCHW;
+  VulkanBuffer* staging_ = nullptr;
+  int timer_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<Execution> VulkanBackend::onCreateCopy(const Tensor* src, Tensor* dst) {
+  if (src->backend() == this && dst->backend() == this) return nullptr;  // every tensor here is NCHW
+  return std::make_unique<VulkanTransfer>(this, src, dst);
+}
+
+}  // namespace tessera

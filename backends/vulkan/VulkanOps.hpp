@@ -1,0 +1,100 @@
+// Small helpers shared by the Vulkan op files: strides, broadcast strides and packing of
+// rank <= 6 index spaces into a kernel's 32-bit parameters.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backends/vulkan/VulkanBackend.hpp"
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+namespace vkops {
+
+constexpr int kMaxRank = 6;  // of the index-space kernels (binary, strided_copy, pad, ...)
+
+inline std::vector<int64_t> stridesOf(const Shape& s) {
+  std::vector<int64_t> st(s.size(), 1);
+  for (int d = static_cast<int>(s.size()) - 2; d >= 0; --d) st[d] = st[d + 1] * s[d + 1];
+  return st;
+}
+
+// Strides of `in` read at the coordinates of `out` (numpy broadcasting, right-aligned).
+inline std::vector<int64_t> broadcastStrides(const Shape& in, const Shape& out) {
+  std::vector<int64_t> st(out.size(), 0);
+  const std::vector<int64_t> own = stridesOf(in);
+  const size_t off = out.size() - in.size();
+  for (size_t d = 0; d < in.size(); ++d) st[off + d] = in[d] == 1 ? 0 : own[d];
+  return st;
+}
+
+// Merges adjacent dimensions that every stride list walks contiguously (or all broadcast),
+// so elementwise kernels decode as few coordinates as possible: a same-shape op becomes
+// 1-D, a per-channel one 2-D. `strides` are per operand, aligned with `dims`.
+inline void coalesce(std::vector<int64_t>* dims, std::vector<std::vector<int64_t>*> strides) {
+  for (int d = static_cast<int>(dims->size()) - 1; d >= 0; --d)  // unit dims: coordinate 0
+    if ((*dims)[d] == 1) {
+      dims->erase(dims->begin() + d);
+      for (auto* st : strides) st->erase(st->begin() + d);
+    }
+  for (int d = static_cast<int>(dims->size()) - 2; d >= 0; --d) {
+    bool merge = true;
+    for (auto* st : strides) merge = merge && (*st)[d] == (*st)[d + 1] * (*dims)[d + 1];
+    if (!merge) continue;
+    (*dims)[d] *= (*dims)[d + 1];
+    dims->erase(dims->begin() + d + 1);
+    for (auto* st : strides) {
+      (*st)[d] = (*st)[d + 1];
+      st->erase(st->begin() + d + 1);
+    }
+  }
+  if (dims->empty()) {
+    dims->push_back(1);
+    for (auto* st : strides) st->push_back(0);
+  }
+}
+
+// Appends exactly kMaxRank entries (the values, then `fill`).
+inline void push6(std::vector<uint32_t>& p, const std::vector<int64_t>& v, int64_t fill = 0) {
+  for (int d = 0; d < kMaxRank; ++d)
+    p.push_back(static_cast<uint32_t>(static_cast<int32_t>(d < static_cast<int>(v.size()) ? v[d] : fill)));
+}
+
+inline uint32_t u32(int64_t v) { return static_cast<uint32_t>(static_cast<int32_t>(v)); }
+
+// The same creator for several op types.
+#define TESSERA_VK_CREATOR(NAME)                                                          \
+  std::unique_ptr<Execution> NAME(Backend* b, const Node& node, const Tensors& inputs, \
+                                  const Tensors& outputs)
+
+// Indices fit 32-bit kernel arithmetic.
+inline bool fits32(const Tensors& ts) {
+  for (const Tensor* t : ts)
+    if (t && t->elementCount() >= (int64_t(1) << 31)) return false;
+  return true;
+}
+
+// Records y[outOffset + c.outStrides] = x[inOffset + (c % mods).inStrides] over `dims`
+// (shaders/vulkan/strided_copy.comp). Empty `mods` means no wrap-around.
+inline Status stridedCopy(VulkanExecution& exec, const VulkanBinding& x,
+                          const VulkanBinding& y, std::vector<int64_t> dims,
+                          std::vector<int64_t> inStrides, std::vector<int64_t> outStrides,
+                          std::vector<int64_t> mods = {}, int64_t inOffset = 0, int64_t outOffset = 0) {
+  int64_t count = 1;
+  for (int64_t d : dims) count *= d;
+  if (mods.empty()) {  // no wrap-around: dimensions may be merged
+    coalesce(&dims, {&inStrides, &outStrides});
+    mods.assign(dims.size(), int64_t(1) << 30);
+  }
+  std::vector<uint32_t> p = {u32(count), u32(dims.size())};
+  push6(p, dims, 1);
+  push6(p, inStrides);
+  push6(p, outStrides);
+  push6(p, mods, 1);
+  p.push_back(u32(inOffset));
+  p.push_back(u32(outOffset));
+  return exec.dispatch(vkshaders::ShaderId::strided_copy, {x, y}, p, count);
+}
+
+}  // namespace vkops
+}  // namespace tessera

@@ -1,0 +1,61 @@
+// Vulkan MatMul (numpy semantics: 1-D operands, batch broadcasting up to 4 batch dims).
+// Kernel: shaders/vulkan/matmul.comp.
+#include "backends/vulkan/VulkanOps.hpp"
+#include "ops/MatMul.hpp"
+
+namespace tessera {
+namespace {
+
+class VulkanMatMul final : public VulkanExecution {
+ public:
+  VulkanMatMul(Backend* b, const Node& n) : VulkanExecution(b, n.label()) {}
+
+  WorkEstimate work(const Tensors& in, const Tensors& out) const override {
+    MatMulShape ms;
+    return resolveMatMul(in[0]->shape(), in[1]->shape(), &ms).isOk() ? matMulWork(in, out, ms.K) : WorkEstimate{};
+  }
+
+  Status onResize(const Tensors& in, const Tensors& out) override {
+    MatMulShape ms;
+    TESSERA_RETURN_IF_ERROR(resolveMatMul(in[0]->shape(), in[1]->shape(), &ms));
+    const int64_t n = out[0]->elementCount();
+    const int br = static_cast<int>(ms.batch.size());
+    // Batch strides of A and B (stride 0 on broadcast dims), right-aligned to the batch.
+    auto batchStrides = [&](const Shape& own, int64_t matrix) {
+      std::vector<int64_t> st(br, 0);
+      int64_t s = matrix;
+      for (int d = static_cast<int>(own.size()) - 1, o = br - 1; d >= 0; --d, --o) {
+        st[o] = own[d] == 1 ? 0 : s;
+        s *= own[d];
+      }
+      return st;
+    };
+    const std::vector<int64_t> as = batchStrides(ms.aBatch, ms.M * ms.K), bs = batchStrides(ms.bBatch, ms.K * ms.N);
+    // One invocation per 4x4 block of each output matrix (matmul.comp).
+    int64_t batches = 1;
+    for (int64_t d : ms.batch) batches *= d;
+    const int64_t blocks = n == 0 ? 0 : batches * ((ms.M + 3) / 4) * ((ms.N + 3) / 4);
+    std::vector<uint32_t> p = {vkops::u32(blocks), vkops::u32(ms.M), vkops::u32(ms.N), vkops::u32(ms.K),
+                               vkops::u32(ms.K), 1u, vkops::u32(ms.N), 1u, floatBits(1.f), floatBits(0.f), 0u, 0u, 0u,
+                               vkops::u32(br)};
+    for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(ms.batch[d]) : 1u);
+    for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(as[d]) : 0u);
+    for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(bs[d]) : 0u);
+    return dispatch(vkshaders::ShaderId::matmul,
+                    {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]), VulkanBackend::binding(in[0]),
+                     VulkanBackend::binding(out[0])}, p, blocks);
+  }
+};
+
+TESSERA_VK_CREATOR(createMatMul) {
+  if (!allFloat32(inputs) || !allFloat32(outputs) || !vkops::fits32(inputs) || !vkops::fits32(outputs)) return nullptr;
+  MatMulShape ms;
+  if (!resolveMatMul(inputs[0]->shape(), inputs[1]->shape(), &ms).isOk() || ms.batch.size() > 4) return nullptr;
+  return std::make_unique<VulkanMatMul>(b, node);
+}
+
+}  // namespace
+
+TESSERA_REGISTER_EXECUTION(kVulkan, MatMul, createMatMul);
+
+}  // namespace tessera

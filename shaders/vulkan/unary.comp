@@ -1,0 +1,60 @@
+// variants: ; precision: fp32 fp16
+// Elementwise unary ops and activations; the op code is UnaryKind's value (ops/Unary.hpp),
+// 100 is Clip. P: 0 count, 1 op, 2 alpha, 3 beta, 4 gamma.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+TENSOR_IN(0, x);
+TENSOR_OUT(1, y);
+
+float erfApprox(float v) {  // Abramowitz-Stegun 7.1.26, |error| < 1.5e-7
+  float s = sign(v), a = abs(v);
+  float t = 1.0 / (1.0 + 0.3275911 * a);
+  float p = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  return s * (1.0 - p * exp(-a * a));
+}
+
+float apply(int op, float v, float a, float b, float g) {
+  switch (op) {
+    case 0: return abs(v);
+    case 1: return -v;
+    case 2: return 1.0 / v;
+    case 3: return floor(v);
+    case 4: return ceil(v);
+    case 5: return roundEven(v);
+    case 6: return sqrt(v);
+    case 7: return exp(v);
+    case 8: return log(v);
+    case 9: return sin(v);
+    case 10: return cos(v);
+    case 11: return tan(v);
+    case 12: return erfApprox(v);
+    case 13: return sign(v);
+    case 14: { float e = exp(-2.0 * abs(v)); return sign(v) * (1.0 - e) / (1.0 + e); }
+    case 15: return v >= 0.0 ? 1.0 / (1.0 + exp(-v)) : exp(v) / (1.0 + exp(v));
+    case 16: return max(v, 0.0);
+    case 17: return v >= 0.0 ? v : a * v;
+    case 18: return v >= 0.0 ? v : a * (exp(v) - 1.0);
+    case 19: return g * (v > 0.0 ? v : a * (exp(v) - 1.0));
+    case 20: return max(0.0, v) + min(0.0, a * (exp(v / a) - 1.0));
+    case 21: return v > 0.0 ? v + log(1.0 + exp(-v)) : log(1.0 + exp(v));
+    case 22: return v / (1.0 + abs(v));
+    case 23: return v > a ? v : 0.0;
+    case 24: return max(0.0, min(1.0, a * v + b));
+    case 25: return v * max(0.0, min(1.0, v / 6.0 + 0.5));
+    case 100: return min(max(v, a), b);
+    default: return v;
+  }
+}
+
+// Four consecutive elements per invocation; P[0] counts elements.
+void main() {
+  uint first = gid() * 4u;
+  int op = pint(1);
+  float a = pfloat(2), b = pfloat(3), g = pfloat(4);
+  for (uint e = 0u; e < 4u; ++e) {
+    uint i = first + e;
+    if (i >= P[0]) return;
+    y[i] = ST(apply(op, LD(x[i]), a, b, g));
+  }
+}

@@ -1,0 +1,171 @@
+// The Vulkan runtime: device listing and selection, whole-graph runs with layout
+// conversions, re-planning on new shapes, the pipeline cache on disk, GPU profiling, and
+// the validation layer (enabled by TESSERA_VULKAN_VALIDATION=1 in the CTest that runs
+// these suites with it).
+
+#include <fstream>
+
+#include "backends/vulkan/VulkanDiagnostics.hpp"
+#include "tests/vulkan/VulkanTestSupport.hpp"
+
+namespace tessera {
+namespace test {
+namespace {
+
+TEST(VulkanRuntime, DescribesDevicesOrWhyNot) {
+  const BackendFactory* f = BackendRegistry::instance().find(BackendType::kVulkan);
+  ASSERT_NE(f, nullptr);
+  const std::string text = f->describeDevices();
+  EXPECT_FALSE(text.empty());
+  if (vulkanUnavailableReason().empty()) EXPECT_NE(text.find("[0]"), std::string::npos) << text;
+}
+
+TEST(VulkanRuntime, DeviceSelectionByIndexNameAndError) {
+  TESSERA_REQUIRE_VULKAN();
+  const BackendFactory* f = BackendRegistry::instance().find(BackendType::kVulkan);
+  std::unique_ptr<Backend> b;
+  BackendOptions o;
+  o.device = "0";
+  ASSERT_TRUE(f->create(o, &b).isOk());
+  const std::string name = b->deviceName();
+  o.device = name.substr(0, 4);  // a name substring, any case
+  ASSERT_TRUE(f->create(o, &b).isOk());
+  EXPECT_EQ(b->deviceName(), name);
+  o.device = "no-such-device-xyz";
+  Status st = f->create(o, &b);
+  EXPECT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("no-such-device-xyz"), std::string::npos) << st.message();
+  o.device = "99";
+  EXPECT_FALSE(f->create(o, &b).isOk());
+}
+
+// A chain that keeps data on the GPU, fed by a CPU op in NC4HW4 (GPU-side layout
+// conversion) and re-planned for a second input shape (commands re-recorded).
+TEST(VulkanRuntime, ChainAcrossBackendsAndReplan) {
+  TESSERA_REQUIRE_VULKAN();
+  auto g = std::make_shared<Graph>();
+  g->inputs.push_back({"x", DataType::kF32, {}, false});
+  g->initializers["w"] = randomTensor({5, 3, 3, 3}, 1);
+  g->initializers["w"].setName("w");
+  auto add = [&](const char* op, std::vector<std::string> in, std::string out, Attributes a = {}) {
+    Node n;
+    n.name = out;
+    n.opType = op;
+    n.inputs = std::move(in);
+    n.outputs = {std::move(out)};
+    n.attrs = std::move(a);
+    g->nodes.push_back(n);
+  };
+  Attributes pads;
+  pads.setInts("pads", {1, 1, 1, 1});
+  add("Conv", {"x", "w"}, "c", pads);
+  add("Relu", {"c"}, "r");
+  add("LRN", {"r"}, "l", [] { Attributes a; a.setInt("size", 3); return a; }());  // may stay on the CPU
+  add("Sigmoid", {"l"}, "s");
+  add("GlobalAveragePool", {"s"}, "y");
+  g->outputs.push_back({"y", DataType::kF32, {}, false});
+  SessionOptions cpuOpt, vkOpt;
+  vkOpt.backends = {BackendType::kVulkan};
+  std::unique_ptr<Session> cpu, vk;
+  ASSERT_TRUE(Session::create(g, cpuOpt, &cpu).isOk());
+  ASSERT_TRUE(Session::create(g, vkOpt, &vk).isOk());
+  for (const Shape& s : std::vector<Shape>{{1, 3, 9, 7}, {3, 3, 5, 13}, {1, 3, 9, 7}}) {
+    std::map<std::string, Tensor> in = {{"x", randomTensor(s, 7)}}, a, b;
+    ASSERT_TRUE(cpu->run(in, &a).isOk());
+    Status st = vk->run(in, &b);
+    ASSERT_TRUE(st.isOk()) << st.message();
+    expectClose(b["y"], a["y"], 1e-4, 1e-5, shapeToString(s));
+    EXPECT_EQ(vk->report().nodes[0].backend, BackendType::kVulkan);
+  }
+}
+
+TEST(VulkanRuntime, GpuProfileHasOneTimePerDispatch) {
+  TESSERA_REQUIRE_VULKAN();
+  OpRun r = runOp("Relu", {randomTensor({3, 5, 7, 9}, 3)}, {}, 1, BackendType::kVulkan);
+  ASSERT_TRUE(r.status.isOk());
+  const auto profile = vulkan::lastGpuProfile();
+  bool found = false;
+  for (const auto& p : profile) {
+    EXPECT_GE(p.second, 0.0);
+    found = found || p.first.find("[unary]") != std::string::npos;
+  }
+  EXPECT_TRUE(found) << "no 'unary' dispatch among " << profile.size() << " timed dispatches";
+}
+
+TEST(VulkanRuntime, PipelineCacheIsPersisted) {
+  TESSERA_REQUIRE_VULKAN();
+  const std::string path = vulkan::pipelineCachePath();
+  if (path.empty()) GTEST_SKIP() << "SKIP pipeline cache disabled (no cache directory)";
+  // Creating a pipeline and closing the device writes the cache file.
+  OpRun r = runOp("Softmax", {randomTensor({3, 7}, 4)}, {}, 1, BackendType::kVulkan);
+  ASSERT_TRUE(r.status.isOk());
+  std::ifstream f(path, std::ios::binary);
+  ASSERT_TRUE(f.good()) << "no pipeline cache at " << path;
+  // The file is keyed by the device and the shaders; its name says so.
+  EXPECT_NE(path.find("pipelines-"), std::string::npos);
+}
+
+TEST(VulkanRuntime, ValidationLayerReportsNoErrors) {
+  TESSERA_REQUIRE_VULKAN();
+  if (!vulkan::validationEnabled())
+    GTEST_SKIP() << "SKIP validation layer off (set TESSERA_VULKAN_VALIDATION=1; CTest vulkan_validation does)";
+  const Tensor x = randomTensor({3, 5, 7, 9}, 5);
+  expectVulkanMatchesCpu("Conv", {x, randomTensor({4, 5, 3, 3}, 6)}, {}, 1, {false, true});
+  expectVulkanMatchesCpu("Add", {x, randomTensor({5, 1, 1}, 7)}, {});
+  expectVulkanMatchesCpu("Softmax", {x}, {});
+  EXPECT_EQ(vulkan::validationErrorCount(), 0u) << vulkan::lastValidationMessage();
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tessera
+
+namespace tessera {
+namespace test {
+namespace {
+
+// The planned copy protocol driven by hand: host NC4HW4 -> Vulkan NCHW (converted on the
+// GPU) -> host NC4HW4 and host NCHW, in one recorded segment.
+TEST(VulkanRuntime, TransfersConvertNC4HW4OnTheGpu) {
+  TESSERA_REQUIRE_VULKAN();
+  const BackendFactory* f = BackendRegistry::instance().find(BackendType::kVulkan);
+  std::unique_ptr<Backend> vk;
+  ASSERT_TRUE(f->create(BackendOptions{}, &vk).isOk());
+  for (const Shape& s : std::vector<Shape>{{3, 5, 7, 3}, {1, 13, 1, 1}, {2, 3, 5}}) {
+    const Tensor x = randomTensor(s, 9);
+    Tensor packed = Tensor::hostAllocate(s, DataType::kF32, Layout::kNC4HW4);
+    convertLayout(x, packed);
+    Tensor backPacked = Tensor::hostAllocate(s, DataType::kF32, Layout::kNC4HW4);
+    Tensor backPlain = Tensor::hostAllocate(s, DataType::kF32, Layout::kNCHW);
+    Tensor dev(s, DataType::kF32, Layout::kNCHW);
+    dev.setName("dev");
+    vk->onResizeBegin();
+    ASSERT_TRUE(vk->onAcquireBuffer(&dev, StorageType::kStatic).isOk());
+    vk->onSegmentBegin(0);
+    auto up = vk->onCreateCopy(&packed, &dev);
+    auto down1 = vk->onCreateCopy(&dev, &backPacked);
+    auto down2 = vk->onCreateCopy(&dev, &backPlain);
+    ASSERT_TRUE(up && down1 && down2);
+    ASSERT_TRUE(up->onResize({&packed}, {&dev}).isOk());
+    ASSERT_TRUE(down1->onResize({&dev}, {&backPacked}).isOk());
+    ASSERT_TRUE(down2->onResize({&dev}, {&backPlain}).isOk());
+    ASSERT_TRUE(vk->onSegmentEnd(0).isOk());
+    ASSERT_TRUE(vk->onResizeEnd().isOk());
+    vk->onExecuteBegin(0);
+    ASSERT_TRUE(up->onExecute({&packed}, {&dev}).isOk());
+    ASSERT_TRUE(down1->onExecute({&dev}, {&backPacked}).isOk());
+    ASSERT_TRUE(down2->onExecute({&dev}, {&backPlain}).isOk());
+    Status st = vk->onExecuteEnd(0);
+    ASSERT_TRUE(st.isOk()) << st.message();
+    expectClose(backPlain, x, 0, 0, "NC4HW4 -> NCHW " + shapeToString(s));
+    Tensor unpacked = Tensor::hostAllocate(s, DataType::kF32);
+    convertLayout(backPacked, unpacked);
+    expectClose(unpacked, x, 0, 0, "NCHW -> NC4HW4 " + shapeToString(s));
+    for (int64_t i = 0; i < physicalElementCount(s, Layout::kNC4HW4); ++i)  // padding lanes are zero
+      if (backPacked.data<float>()[i] != packed.data<float>()[i]) { ADD_FAILURE() << "lane " << i; break; }
+  }
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tessera

@@ -1,0 +1,46 @@
+#!/usr/bin/python3
+"""Checks tools/codegen/vulkan_shaders.py on its own: declared variants and precisions become
+typed identifiers, and a shader error fails with glslang's message and the file's name."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GEN = os.path.join(ROOT, "tools/codegen/vulkan_shaders.py")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "src")
+        os.makedirs(src)
+        shutil.copy(os.path.join(ROOT, "shaders/vulkan/common.glsl"), src)
+        with open(os.path.join(src, "probe.comp"), "w") as f:
+            f.write("// variants: ONE, TWO ; precision: fp32 fp16\n#version 450\n"
+                    "#extension GL_GOOGLE_include_directive : require\n#include \"common.glsl\"\n"
+                    "TENSOR_OUT(0, y);\nvoid main() {\n#ifdef ONE\n  y[gid()] = ST(1.0);\n#else\n"
+                    "  y[gid()] = ST(2.0);\n#endif\n}\n")
+        out = os.path.join(tmp, "out")
+        r = subprocess.run([sys.executable, GEN, "--src", src, "--out", out], capture_output=True, text=True)
+        if r.returncode != 0:
+            print("FAIL: the generator rejected a valid kernel:\n" + r.stderr)
+            return 1
+        hpp = open(os.path.join(out, "VulkanShaders.hpp")).read()
+        for ident in ("probe_ONE,", "probe_TWO,", "probe_ONE_FP16,", "probe_TWO_FP16,"):
+            if ident not in hpp:
+                print("FAIL: %s missing from the generated enum" % ident)
+                return 1
+        with open(os.path.join(src, "broken.comp"), "w") as f:
+            f.write("#version 450\nvoid main() { no_such_thing = 1; }\n")
+        r = subprocess.run([sys.executable, GEN, "--src", src, "--out", out], capture_output=True, text=True)
+        if r.returncode == 0 or "broken.comp" not in r.stderr or "no_such_thing" not in r.stderr:
+            print("FAIL: a broken kernel must fail naming the file and glslang's error; got exit %d:\n%s" %
+                  (r.returncode, r.stderr))
+            return 1
+    print("codegen: variants, precisions and errors OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

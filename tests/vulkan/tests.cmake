@@ -1,0 +1,41 @@
+# Vulkan CTest lines (included by tests/CMakeLists.txt when the backend is built).
+# The Vulkan suites read internal headers of the backend (generated shader ids).
+target_include_directories(tessera_tests PRIVATE ${TESSERA_GEN_DIR})
+target_compile_definitions(tessera_tests PRIVATE VK_NO_PROTOTYPES)
+
+# Every in-scope ONNX node test that passes on the CPU must pass on Vulkan.
+add_test(NAME onnx_conformance_vulkan
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/vulkan/check_vulkan_conformance.py
+          --tessera $<TARGET_FILE:tessera_cli>
+          --known-failures ${CMAKE_SOURCE_DIR}/tests/vulkan/known_failures.txt
+          --min-all-on-vulkan 300)
+# The same run with the Khronos validation layer: any validation error fails the case.
+add_test(NAME onnx_conformance_vulkan_validation
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/vulkan/check_vulkan_conformance.py
+          --tessera $<TARGET_FILE:tessera_cli>
+          --known-failures ${CMAKE_SOURCE_DIR}/tests/vulkan/known_failures.txt --validation)
+# The Vulkan GoogleTest suites again, with the validation layer on.
+add_test(NAME vulkan_validation
+  COMMAND $<TARGET_FILE:tessera_tests> --gtest_filter=Vulkan*)
+set_tests_properties(vulkan_validation onnx_conformance_vulkan_validation PROPERTIES
+  ENVIRONMENT "TESSERA_VULKAN_VALIDATION=1;XDG_RUNTIME_DIR=/tmp")
+add_test(NAME paddleocr_vulkan
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/models/check_paddleocr.py
+          --tessera $<TARGET_FILE:tessera_cli> --backend vulkan)
+# Runs with a fresh pipeline cache directory twice: the second start must load the cache.
+add_test(NAME vulkan_pipeline_cache
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/vulkan/check_pipeline_cache.py
+          --tessera $<TARGET_FILE:tessera_cli>
+          --model ${CMAKE_SOURCE_DIR}/third_party/models/paddleocr/ch_ppocr_mobile_v2.0_cls_infer.onnx
+          --shape x=1x3x48x192)
+set_tests_properties(onnx_conformance_vulkan onnx_conformance_vulkan_validation paddleocr_vulkan
+  vulkan_pipeline_cache PROPERTIES SKIP_RETURN_CODE 77)
+# fp16 mode (fp16 storage, fp32 arithmetic) on the PaddleOCR models, with the looser
+# tolerance fp16 storage needs (stated in docs/VULKAN.md): rtol 0.05, atol 0.25 on
+# probabilities in [0, 1].
+add_test(NAME paddleocr_vulkan_fp16
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/models/check_paddleocr.py
+          --tessera ${CMAKE_SOURCE_DIR}/tests/vulkan/tessera_fp16.sh --backend vulkan --rtol 0.05 --atol 0.25)
+set_tests_properties(paddleocr_vulkan_fp16 PROPERTIES SKIP_RETURN_CODE 77
+  ENVIRONMENT "TESSERA_REAL=$<TARGET_FILE:tessera_cli>")
+add_test(NAME vulkan_codegen COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/vulkan/check_codegen.py)
