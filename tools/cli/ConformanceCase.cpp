@@ -59,7 +59,7 @@ void recordPlacement(const Session& session, CaseResult* r) {
   r->nodes.clear();
   for (const auto& n : session.report().nodes) {
     // Nodes folded at resize time ran on the host, i.e. the CPU.
-    r->nodes.push_back({n.opType, n.folded ? "cpu" : backendTypeName(n.backend)});
+    r->nodes.push_back({n.opType, n.folded ? "cpu" : backendTypeName(n.backend), n.folded});
   }
 }
 
@@ -119,7 +119,7 @@ CaseResult runConformanceCase(const std::string& caseDir, const CaseOptions& o) 
     judgeFailure(s, "", &r);
     return r;
   }
-  for (const Node& n : graph->nodes) r.nodes.push_back({n.opType, "none"});
+  for (const Node& n : graph->nodes) r.nodes.push_back({n.opType, "none", false});
   const std::vector<fs::path> sets = dataSets(caseDir);
   if (sets.empty()) {
     r.reason = "no test_data_set_* folder";
@@ -138,7 +138,8 @@ CaseResult runConformanceCase(const std::string& caseDir, const CaseOptions& o) 
   return r;
 }
 
-// Format: status, reason, max_abs_err, max_rel_err, then one "op<TAB>backend" per node.
+// Format: status, reason, max_abs_err, max_rel_err, then one "op<TAB>backend<TAB>folded"
+// per node.
 // Newlines inside the reason are flattened; names never contain tabs or newlines.
 std::string encodeCaseResult(const CaseResult& r) {
   std::string reason = r.reason;
@@ -146,7 +147,7 @@ std::string encodeCaseResult(const CaseResult& r) {
   std::ostringstream out;
   out.precision(17);
   out << r.status << '\n' << reason << '\n' << r.maxAbsErr << '\n' << r.maxRelErr << '\n';
-  for (const auto& n : r.nodes) out << n.op << '\t' << n.backend << '\n';
+  for (const auto& n : r.nodes) out << n.op << '\t' << n.backend << '\t' << (n.folded ? 1 : 0) << '\n';
   return out.str();
 }
 
@@ -164,8 +165,9 @@ bool decodeCaseResult(const std::string& text, CaseResult* r) {
   std::string line;
   while (std::getline(in, line)) {
     const size_t tab = line.find('\t');
-    if (tab == std::string::npos) return false;
-    r->nodes.push_back({line.substr(0, tab), line.substr(tab + 1)});
+    const size_t tab2 = tab == std::string::npos ? tab : line.find('\t', tab + 1);
+    if (tab2 == std::string::npos) return false;
+    r->nodes.push_back({line.substr(0, tab), line.substr(tab + 1, tab2 - tab - 1), line.substr(tab2 + 1) == "1"});
   }
   return true;
 }

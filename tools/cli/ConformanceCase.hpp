@@ -25,6 +25,7 @@ struct CaseResult {
   struct NodeRun {
     std::string op;
     std::string backend;  // cpu | opencl | vulkan, or "none" when it never ran
+    bool folded = false;  // evaluated once while planning (constant inputs), on the CPU
   };
   std::vector<NodeRun> nodes;
 };

@@ -133,7 +133,8 @@ void writeJson(const std::string& file, const std::vector<std::pair<std::string,
         << ", \"max_rel_err\": " << jsonNumber(r.maxRelErr) << ", \"nodes\": [";
     for (size_t k = 0; k < r.nodes.size(); ++k) {
       out << (k ? ", " : "") << "{\"op\": " << jsonString(r.nodes[k].op)
-          << ", \"backend\": " << jsonString(r.nodes[k].backend) << "}";
+          << ", \"backend\": " << jsonString(r.nodes[k].backend)
+          << ", \"folded\": " << (r.nodes[k].folded ? "true" : "false") << "}";
     }
     out << "]}";
   }
