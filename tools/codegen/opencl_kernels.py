@@ -112,6 +112,10 @@ def main():
 
     def write(path, lines):
         text = "\n".join(lines)
+        if os.path.exists(path):
+            with open(path) as f:
+                if f.read() == text:
+                    return  # unchanged: what includes it is not rebuilt (ninja restat)
         with open(path, "w") as f:
             f.write(text)
 

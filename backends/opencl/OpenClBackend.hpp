@@ -1,0 +1,117 @@
+// The OpenCL backend: tensors in device memory (NC4HW4 as image2d, or buffers past the image
+// limits; every other layout as buffers), DYNAMIC memory reused across ops, host transfers
+// with the layout conversion done on the device, one in-order queue, and per-kernel device
+// times from event profiling.
+#pragma once
+#include <CL/cl.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backends/opencl/OpenClRuntime.hpp"
+#include "tessera/Backend.hpp"
+
+namespace tessera {
+
+// Device storage of one tensor (the Tensor's deviceHandle()).
+struct ClStorage {
+  cl_mem mem = nullptr;
+  bool image = false;                // NC4HW4 as image2d (else a buffer)
+  bool half = false;                 // image channel type CL_HALF_FLOAT
+  size_t width = 0, height = 0;      // image extents in pixels
+  size_t bytes = 0;                  // buffer size
+  bool free = false;                 // DYNAMIC storage returned to the pool
+};
+
+// An NC4HW4 tensor as a 2D grid of float4 pixels: x = (c/4)*W + w, y = n*H + h.
+// Rank 2: [N, C] (H = W = 1); rank 3: [N, C, W]; rank 4: [N, C, H, W]; rank 5+: the
+// trailing dimensions folded into W.
+struct Nc4Geometry {
+  int64_t n = 1, c = 1, h = 1, w = 1;
+  int64_t c4() const { return (c + 3) / 4; }
+  int64_t width() const { return c4() * w; }
+  int64_t height() const { return n * h; }
+};
+Nc4Geometry nc4Geometry(const Shape& s);
+
+// A device buffer an execution owns (packed weights, staging).
+class ClBuffer {
+ public:
+  ClBuffer() = default;
+  ~ClBuffer() { reset(); }
+  ClBuffer(const ClBuffer&) = delete;
+  ClBuffer& operator=(const ClBuffer&) = delete;
+  void reset() { if (mem_) clReleaseMemObject(mem_); mem_ = nullptr; }
+  cl_mem get() const { return mem_; }
+  cl_mem* put() { reset(); return &mem_; }
+ private:
+  cl_mem mem_ = nullptr;
+};
+
+class OpenClBackend final : public Backend {
+ public:
+  OpenClBackend(std::shared_ptr<opencl::Runtime> runtime, cl_command_queue queue,
+                const BackendOptions& options, bool profiling);
+  ~OpenClBackend() override;
+
+  std::string deviceName() const override;
+  std::unique_ptr<Execution> onCreate(const Node& node, const Tensors& inputs,
+                                      const Tensors& outputs) override;
+  Status onAcquireBuffer(Tensor* t, StorageType storage) override;
+  Status onReleaseBuffer(Tensor* t, StorageType storage) override;
+  void onClearBuffers() override;
+  Status onCopyBuffer(const Tensor* src, Tensor* dst) override;
+  std::unique_ptr<Execution> onCreateCopy(const Tensor* src, Tensor* dst) override;
+  void onResizeBegin() override;
+  void onExecuteBegin(int segment) override;
+  Status onExecuteEnd(int segment) override;
+  Status onSegmentEnd(int segment) override;
+  size_t plannedPeakBytes() const override;
+
+  opencl::Runtime& runtime() { return *runtime_; }
+  const opencl::DeviceInfo& device() const { return runtime_->info(); }
+  cl_context context() const { return runtime_->context(); }
+  cl_command_queue queue() const { return queue_; }
+  static ClStorage* storage(const Tensor* t) { return static_cast<ClStorage*>(t->deviceHandle()); }
+  bool owns(const Tensor* t) const { return t && t->backend() == this; }
+
+  // NC4HW4 tensors are stored as rgba16f images (fp16 requested and cl_khr_fp16 present).
+  bool halfImages() const { return halfImages_; }
+  // Why fp16 was not used, when it was requested but is not; empty otherwise.
+  const std::string& precisionNote() const { return precisionNote_; }
+
+  // Enqueues a kernel (execute path). Records an event when profiling.
+  Status enqueue(cl_kernel kernel, const opencl::WorkSize& work, const std::string& label);
+  // A buffer of at least `bytes` (planning time), optionally filled from host memory.
+  Status createBuffer(size_t bytes, const void* init, ClBuffer* out, const std::string& what);
+
+  // Profiling: per-kernel device time of the last run, from OpenCL events (ms), in order.
+  // Switching it on re-creates the queue with CL_QUEUE_PROFILING_ENABLE (call before
+  // planning). TESSERA_OPENCL_PROFILE=1 switches it on from the start.
+  Status setProfiling(bool on);
+  bool profiling() const { return profiling_; }
+  std::vector<std::pair<std::string, double>> deviceProfile() const { return lastProfile_; }
+  // The same for the most recent profiled run of any OpenCL backend in this process (the
+  // Session does not hand out its backends; see docs/OPENCL.md).
+  static std::vector<std::pair<std::string, double>> lastRunProfile();
+
+ private:
+  Status allocate(Tensor* t, bool dynamic, ClStorage** out);
+  std::shared_ptr<opencl::Runtime> runtime_;
+  cl_command_queue queue_ = nullptr;
+  bool halfImages_ = false;
+  bool nc4Buffers_ = false;  // every NC4HW4 tensor in a buffer (the buffer build of the kernels)
+  std::string precisionNote_;
+  bool profiling_ = false;
+  std::vector<std::unique_ptr<ClStorage>> pool_;   // every allocation of the current plan
+  std::vector<std::pair<std::string, cl_event>> events_;
+  std::vector<std::pair<std::string, double>> lastProfile_;
+  int lastSegment_ = -1;
+};
+
+// The OpenCL backend of an execution.
+inline OpenClBackend* openclBackend(const Execution& e) { return static_cast<OpenClBackend*>(e.backend()); }
+
+}  // namespace tessera

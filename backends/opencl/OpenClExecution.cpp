@@ -1,0 +1,65 @@
+#include "backends/opencl/OpenClExecution.hpp"
+
+namespace tessera {
+
+KernelOptions& KernelOptions::storage(const std::string& argName, const Tensor* t) {
+  const ClStorage* s = OpenClBackend::storage(t);
+  return define(argName + "_STORAGE", s && s->image ? "IMAGE" : "BUFFER");
+}
+
+ClKernel& ClKernel::setArg(size_t size, const void* p) {
+  const cl_int err = clSetKernelArg(kernel_, next_, size, p);
+  if (err != CL_SUCCESS && error_ == CL_SUCCESS) {
+    error_ = err;
+    failedArg_ = next_;
+  }
+  ++next_;
+  return *this;
+}
+
+Status OpenClExecution::addKernel(const opencl::KernelId& id, const KernelOptions& options,
+                                  ClKernel** out) {
+  auto k = std::make_unique<ClKernel>();
+  // No fast-math flags: the CPU reference keeps IEEE inf/nan semantics and so do we.
+  // FLOAT names the NC4HW4 image storage precision (arithmetic is fp32 either way).
+  const std::string text = std::string(cl()->halfImages() ? "-DFLOAT=half" : "-DFLOAT=float") + options.text();
+  TESSERA_RETURN_IF_ERROR(cl()->runtime().programs().kernel(id, text, &k->kernel_).withContext(
+      std::string("kernel '") + id.name + "'"));
+  k->name_ = id.name;
+  k->label_ = label_.empty() ? k->name_ : label_ + " " + k->name_;
+  // Tuning results are keyed by the kernel, its options and its program's source hash (and,
+  // through the results file, the device and driver): a changed kernel is tuned again.
+  k->tuneKey_ = std::string(id.name) + "#" +
+                opencl::hex64(opencl::fnv1a64(text, opencl::programSource(id.program).hash));
+  kernels_.push_back(std::move(k));
+  *out = kernels_.back().get();
+  return Status::ok();
+}
+
+Status OpenClExecution::dispatch(ClKernel* k, std::initializer_list<int64_t> global, bool tune) {
+  if (k->error_ != CL_SUCCESS)
+    return Status::internal(std::string("kernel '") + k->name_ + "': argument " +
+                            std::to_string(k->failedArg_) + ": " + opencl::errorName(k->error_));
+  opencl::WorkSize w;
+  w.dims = static_cast<int>(global.size());
+  int i = 0;
+  for (int64_t g : global) w.global[i++] = static_cast<size_t>(std::max<int64_t>(1, g));
+  k->work_ = w;
+  if (tune)
+    TESSERA_RETURN_IF_ERROR(cl()->runtime().tuner().tune(cl()->queue(), k->kernel_, k->tuneKey_, &k->work_)
+                                .withContext(std::string("kernel '") + k->name_ + "'"));
+  return Status::ok();
+}
+
+Status OpenClExecution::onExecute(const Tensors&, const Tensors&) {
+  for (auto& k : kernels_) TESSERA_RETURN_IF_ERROR(cl()->enqueue(k->kernel_, k->work_, k->label_));
+  return Status::ok();
+}
+
+void allLayouts(Layout l, const std::vector<Layout>& available, std::vector<Layout>* in,
+                std::vector<Layout>* out) {
+  in->assign(available.size(), l);
+  for (auto& o : *out) o = l;
+}
+
+}  // namespace tessera

@@ -1,0 +1,62 @@
+// OpenCL MatMul (f32, plain buffers): numpy batching with broadcast batch dimensions; the
+// per-batch offsets of A and B are computed at planning time.
+#include <vector>
+
+#include "backends/opencl/Movement.hpp"
+#include "ops/MatMul.hpp"
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+namespace {
+
+class OpenClMatMul final : public OpenClExecution {
+ public:
+  OpenClMatMul(Backend* b, const MatMulShape& s) : OpenClExecution(b), shape_(s) {}
+
+  Status onResize(const Tensors& inputs, const Tensors& outputs) override {
+    clearKernels();
+    const MatMulShape& s = shape_;
+    const int64_t batch = elementCount(s.batch);
+    std::vector<cl_int> aOff(std::max<int64_t>(batch, 1)), bOff(std::max<int64_t>(batch, 1));
+    const int rank = static_cast<int>(s.batch.size());
+    for (int64_t i = 0; i < batch; ++i) {
+      int64_t rest = i, ai = 0, bi = 0, aStride = 1, bStride = 1;
+      for (int d = rank - 1; d >= 0; --d) {
+        const int64_t idx = rest % s.batch[d];
+        rest /= s.batch[d];
+        const int ad = d - (rank - static_cast<int>(s.aBatch.size()));
+        const int bd = d - (rank - static_cast<int>(s.bBatch.size()));
+        if (ad >= 0) { if (s.aBatch[ad] != 1) ai += idx * aStride; aStride *= s.aBatch[ad]; }
+        if (bd >= 0) { if (s.bBatch[bd] != 1) bi += idx * bStride; bStride *= s.bBatch[bd]; }
+      }
+      aOff[i] = static_cast<cl_int>(ai * s.M * s.K);
+      bOff[i] = static_cast<cl_int>(bi * s.K * s.N);
+    }
+    TESSERA_RETURN_IF_ERROR(cl()->createBuffer(aOff.size() * sizeof(cl_int), aOff.data(), &aOffsets_, "MatMul offsets"));
+    TESSERA_RETURN_IF_ERROR(cl()->createBuffer(bOff.size() * sizeof(cl_int), bOff.data(), &bOffsets_, "MatMul offsets"));
+    ClKernel* k = nullptr;
+    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::matmul::matmul, KernelOptions(), &k));
+    k->tensor(inputs[0]).tensor(inputs[1]).tensor(outputs[0]).mem(aOffsets_.get()).mem(bOffsets_.get());
+    k->arg(s.M).arg(s.N).arg(s.K).arg(batch);
+    return dispatch(k, {s.N, s.M, batch});
+  }
+
+ private:
+  MatMulShape shape_;
+  ClBuffer aOffsets_, bOffsets_;
+};
+
+std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
+  if (inputs.size() != 2 || !inputs[0] || !inputs[1]) return nullptr;
+  if (inputs[0]->dtype() != DataType::kF32 || inputs[1]->dtype() != DataType::kF32) return nullptr;
+  MatMulShape s;
+  if (!resolveMatMul(inputs[0]->shape(), inputs[1]->shape(), &s).isOk()) return nullptr;
+  if (s.output != outputs[0]->shape()) return nullptr;
+  return makeExecution<OpenClMatMul>(b, node, s);
+}
+
+}  // namespace
+
+TESSERA_REGISTER_EXECUTION(kOpenCL, MatMul, create);
+
+}  // namespace tessera

@@ -1,0 +1,65 @@
+// OpenCL MaxPool / AveragePool / GlobalMaxPool / GlobalAveragePool (1-D and 2-D, f32) on
+// NC4HW4 tensors. MaxPool's optional Indices output falls back to the CPU.
+#include "backends/opencl/OpenClExecution.hpp"
+#include "ops/Pool.hpp"
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+namespace {
+
+class OpenClPool final : public OpenClExecution {
+ public:
+  OpenClPool(Backend* b, const PoolParams& p, const WindowGeometry& g) : OpenClExecution(b), params_(p), geometry_(g) {}
+
+  void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    allLayouts(Layout::kNC4HW4, available, in, out);
+  }
+
+  Status onResize(const Tensors& inputs, const Tensors& outputs) override {
+    clearKernels();
+    const Tensor* x = inputs[0];
+    const Tensor* y = outputs[0];
+    const Nc4Geometry xg = nc4Geometry(x->shape());
+    KernelOptions o;
+    o.define(params_.isMax() ? "POOL_MAX" : "POOL_AVG").storage("src", x).storage("dst", y);
+    if (params_.countIncludePad) o.define("COUNT_INCLUDE_PAD");
+    ClKernel* k = nullptr;
+    const bool global = params_.kind == PoolKind::kGlobalMax || params_.kind == PoolKind::kGlobalAverage;
+    if (global) {
+      TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::pool::global_pool, o, &k));
+      k->tensor(x).tensor(y).arg(xg.c4()).arg(xg.n).arg(xg.h).arg(xg.w);
+      return dispatch(k, {xg.c4(), xg.n});
+    }
+    const WindowGeometry g = geometry_.padTo3D();
+    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::pool::pool, o, &k));
+    k->tensor(x).tensor(y).arg(xg.c4()).arg(g.input[1]).arg(g.input[2]).arg(g.output[1]).arg(g.output[2]);
+    k->arg(g.kernel[1]).arg(g.kernel[2]).arg(g.stride[1]).arg(g.stride[2]).arg(g.padBegin[1]).arg(g.padBegin[2]);
+    k->arg(g.dilation[1]).arg(g.dilation[2]).arg(g.padEnd[1]).arg(g.padEnd[2]).arg(xg.n * g.output[1]);
+    return dispatch(k, {xg.c4() * g.output[2], xg.n * g.output[1]});
+  }
+
+ private:
+  PoolParams params_;
+  WindowGeometry geometry_;
+};
+
+std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
+  if (outputs.size() != 1 || inputs.empty() || !inputs[0]) return nullptr;  // no Indices here
+  const Tensor* x = inputs[0];
+  if (x->dtype() != DataType::kF32 || (x->rank() != 3 && x->rank() != 4)) return nullptr;
+  PoolParams p;
+  if (!PoolParams::parse(node, &p).isOk()) return nullptr;
+  WindowGeometry g;
+  if (!resolvePool(p, x->shape(), &g).isOk()) return nullptr;
+  return makeExecution<OpenClPool>(b, node, p, g);
+}
+
+}  // namespace
+
+TESSERA_REGISTER_EXECUTION(kOpenCL, MaxPool, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, AveragePool, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, GlobalMaxPool, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, GlobalAveragePool, create);
+
+}  // namespace tessera

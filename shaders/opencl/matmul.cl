@@ -1,0 +1,43 @@
+// MatMul (batched, broadcast batch dims) and Gemm on plain f32 buffers. One work-item per
+// output element; the K loop accumulates in fp32.
+
+// global: (N, M, batch). aOffsets/bOffsets: per batch index, the element offset of that
+// batch's A and B matrices (precomputed for broadcasting).
+__kernel void matmul(__global const float* a, __global const float* b, __global float* y,
+                     __global const int* aOffsets, __global const int* bOffsets, int M, int N,
+                     int K, int batch) {
+  const int n = get_global_id(0), m = get_global_id(1), bi = get_global_id(2);
+  if (n >= N || m >= M || bi >= batch) return;
+  __global const float* ap = a + aOffsets[bi] + (size_t)m * K;
+  __global const float* bp = b + bOffsets[bi] + n;
+  float acc = 0.f;
+  for (int k = 0; k < K; ++k) acc = mad(ap[k], bp[(size_t)k * N], acc);
+  y[((size_t)bi * M + m) * N + n] = acc;
+}
+
+// Y = alpha * A' B' + beta * C. A' is M x K (A stored K x M when TRANS_A), B' is K x N
+// (B stored N x K when TRANS_B); C broadcasts with strides (cm, cn) (0 where broadcast).
+// global: (N, M)
+__kernel void gemm(__global const float* a, __global const float* b, __global const float* c,
+                   __global float* y, int M, int N, int K, float alpha, float beta, int cm, int cn,
+                   int hasC) {
+  const int n = get_global_id(0), m = get_global_id(1);
+  if (n >= N || m >= M) return;
+  float acc = 0.f;
+  for (int k = 0; k < K; ++k) {
+#ifdef TRANS_A
+    const float av = a[(size_t)k * M + m];
+#else
+    const float av = a[(size_t)m * K + k];
+#endif
+#ifdef TRANS_B
+    const float bv = b[(size_t)n * K + k];
+#else
+    const float bv = b[(size_t)k * N + n];
+#endif
+    acc = mad(av, bv, acc);
+  }
+  float r = alpha * acc;
+  if (hasC) r += beta * c[m * cm + n * cn];
+  y[(size_t)m * N + n] = r;
+}

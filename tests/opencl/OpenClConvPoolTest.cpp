@@ -1,0 +1,120 @@
+// OpenCL Conv / ConvTranspose / Pool / Resize against the CPU reference, over the shapes
+// that break packed layouts: channels 1, 3, 5, 13; odd H and W; batch 1 and 3; groups,
+// depthwise, strides, dilations, pads; constant weights and weights computed at run time.
+#include "tests/opencl/OpenClTestSupport.hpp"
+
+namespace tessera {
+namespace {
+
+using test::expectOpenClMatchesCpu;
+using test::ints;
+using test::randomTensor;
+
+TEST(OpenClConv, SweepsChannelsGroupsStridesAndPads) {
+  REQUIRE_OPENCL();
+  struct Case {
+    int64_t n, c, h, w, m, k, group, stride, dilation, pad;
+  };
+  const Case cases[] = {
+      {1, 1, 7, 9, 1, 3, 1, 1, 1, 1},    {3, 3, 9, 7, 5, 3, 1, 2, 1, 1},
+      {1, 5, 11, 13, 13, 1, 1, 1, 1, 0}, {1, 13, 8, 9, 3, 3, 1, 1, 2, 2},
+      {3, 5, 6, 5, 5, 3, 5, 1, 1, 1},    // depthwise
+      {1, 13, 9, 9, 13, 5, 13, 2, 1, 2},  // depthwise, strided, 5x5
+      {1, 6, 7, 5, 10, 3, 2, 1, 1, 1},   // grouped
+      {1, 12, 5, 7, 8, 3, 4, 1, 2, 2},   // grouped, dilated
+  };
+  for (const Case& c : cases) {
+    const std::string what = "Conv n" + std::to_string(c.n) + " c" + std::to_string(c.c) + " m" +
+                             std::to_string(c.m) + " k" + std::to_string(c.k) + " g" + std::to_string(c.group) +
+                             " s" + std::to_string(c.stride) + " d" + std::to_string(c.dilation);
+    Attributes a = ints("strides", {c.stride, c.stride});
+    a.setInts("dilations", {c.dilation, c.dilation});
+    a.setInts("pads", {c.pad, c.pad, c.pad, c.pad});
+    a.setInt("group", c.group);
+    const Tensor x = randomTensor({c.n, c.c, c.h, c.w}, 1);
+    const Tensor w = randomTensor({c.m, c.c / c.group, c.k, c.k}, 2);
+    const Tensor b = randomTensor({c.m}, 3);
+    expectOpenClMatchesCpu("Conv", {x, w, b}, a, what + " (constant weights)", {false, true, true});
+    expectOpenClMatchesCpu("Conv", {x, w, b}, a, what + " (run-time weights)", {false, false, false});
+  }
+}
+
+TEST(OpenClConv, OneDimensionalAsymmetricPadsNoBias) {
+  REQUIRE_OPENCL();
+  Attributes a = ints("pads", {2, 1});
+  a.setInts("strides", {2});
+  expectOpenClMatchesCpu("Conv", {randomTensor({3, 5, 17}, 4), randomTensor({7, 5, 4}, 5)}, a, "Conv1D",
+                         {false, true});
+  Attributes same;
+  same.setString("auto_pad", "SAME_UPPER");
+  expectOpenClMatchesCpu("Conv", {randomTensor({1, 3, 10, 11}, 6), randomTensor({4, 3, 4, 3}, 7)}, same,
+                         "Conv SAME_UPPER", {false, true});
+}
+
+TEST(OpenClConvTranspose, SweepsStridesPadsGroups) {
+  REQUIRE_OPENCL();
+  struct Case {
+    int64_t n, c, h, w, m, k, group, stride, pad, outPad;
+  };
+  const Case cases[] = {{1, 3, 5, 7, 2, 3, 1, 2, 1, 1}, {3, 5, 4, 3, 13, 3, 1, 1, 0, 0},
+                        {1, 4, 5, 5, 6, 2, 2, 2, 0, 0}, {1, 1, 6, 9, 1, 4, 1, 3, 1, 0}};
+  for (const Case& c : cases) {
+    const std::string what = "ConvTranspose c" + std::to_string(c.c) + " m" + std::to_string(c.m) + " g" +
+                             std::to_string(c.group) + " s" + std::to_string(c.stride);
+    Attributes a = ints("strides", {c.stride, c.stride});
+    a.setInts("pads", {c.pad, c.pad, c.pad, c.pad});
+    a.setInts("output_padding", {c.outPad, c.outPad});
+    a.setInt("group", c.group);
+    const Tensor x = randomTensor({c.n, c.c, c.h, c.w}, 8);
+    const Tensor w = randomTensor({c.c, c.m / c.group, c.k, c.k}, 9);
+    const Tensor b = randomTensor({c.m}, 10);
+    expectOpenClMatchesCpu("ConvTranspose", {x, w, b}, a, what, {false, true, true});
+    expectOpenClMatchesCpu("ConvTranspose", {x, w, b}, a, what + " (run-time weights)", {false, false, false});
+  }
+}
+
+TEST(OpenClPool, MaxAverageGlobal) {
+  REQUIRE_OPENCL();
+  for (const Shape& s : {Shape{1, 1, 7, 9}, Shape{3, 5, 9, 7}, Shape{1, 13, 6, 11}}) {
+    const Tensor x = randomTensor(s, 11, -2.f, 2.f);
+    const std::string shape = shapeToString(s);
+    Attributes a = ints("kernel_shape", {3, 3});
+    a.setInts("strides", {2, 2});
+    a.setInts("pads", {1, 0, 1, 1});
+    expectOpenClMatchesCpu("MaxPool", {x}, a, "MaxPool " + shape);
+    expectOpenClMatchesCpu("AveragePool", {x}, a, "AveragePool " + shape);
+    a.setInt("count_include_pad", 1);
+    a.setInt("ceil_mode", 1);
+    expectOpenClMatchesCpu("AveragePool", {x}, a, "AveragePool count_include_pad ceil " + shape);
+    Attributes d = ints("kernel_shape", {2, 2});
+    d.setInts("dilations", {2, 2});
+    expectOpenClMatchesCpu("MaxPool", {x}, d, "MaxPool dilated " + shape);
+    expectOpenClMatchesCpu("GlobalAveragePool", {x}, {}, "GlobalAveragePool " + shape);
+    expectOpenClMatchesCpu("GlobalMaxPool", {x}, {}, "GlobalMaxPool " + shape);
+  }
+}
+
+TEST(OpenClResize, NearestLinearCubic) {
+  REQUIRE_OPENCL();
+  const Tensor x = randomTensor({3, 5, 7, 9}, 12);
+  const Tensor roi = Tensor::hostAllocate({0}, DataType::kF32);
+  struct Case {
+    const char* mode;
+    const char* coordinates;
+    std::vector<float> scales;
+  };
+  const Case cases[] = {{"nearest", "asymmetric", {1, 1, 2, 2}},     {"linear", "half_pixel", {1, 1, 2, 1.5f}},
+                        {"linear", "align_corners", {1, 1, 0.5f, 0.6f}}, {"cubic", "half_pixel", {1, 1, 1.7f, 2}},
+                        {"nearest", "half_pixel", {1, 1, 0.5f, 0.5f}}};
+  for (const Case& c : cases) {
+    Attributes a;
+    a.setString("mode", c.mode);
+    a.setString("coordinate_transformation_mode", c.coordinates);
+    const Tensor scales = test::tensorFrom({4}, c.scales);
+    expectOpenClMatchesCpu("Resize", {x, roi, scales}, a, std::string("Resize ") + c.mode + " " + c.coordinates,
+                           {false, true, true}, 1, 13);
+  }
+}
+
+}  // namespace
+}  // namespace tessera

@@ -1,0 +1,24 @@
+# OpenCL test lines, included by tests/CMakeLists.txt when the OpenCL backend is built.
+# tests/opencl/*.cpp are already compiled into tessera_tests; some of them use the
+# backend's headers, which include the generated kernel map.
+target_include_directories(tessera_tests PRIVATE ${TESSERA_GEN_DIR}/opencl)
+target_compile_definitions(tessera_tests PRIVATE CL_TARGET_OPENCL_VERSION=120 CL_USE_DEPRECATED_OPENCL_1_2_APIS)
+target_link_libraries(tessera_tests PRIVATE OpenCL::OpenCL)
+
+# The ONNX node tests in scope on OpenCL: a case that passes on the CPU must pass here
+# (known_failures.txt lists none beyond the shared list); the floor is the CPU's count.
+add_test(NAME onnx_conformance_opencl
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/opencl/check_opencl_conformance.py
+          --tessera $<TARGET_FILE:tessera_cli>)
+set_tests_properties(onnx_conformance_opencl PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# The PaddleOCR models on OpenCL against ONNX Runtime.
+add_test(NAME paddleocr_opencl
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/models/check_paddleocr.py
+          --tessera $<TARGET_FILE:tessera_cli> --backend opencl --threads 2)
+set_tests_properties(paddleocr_opencl PROPERTIES TIMEOUT 900)
+
+# `tessera` with no OpenCL platform: `devices` says why, `--backend opencl` fails loudly,
+# `--backend auto` runs on the CPU.
+add_test(NAME opencl_no_platform_cli
+  COMMAND bash ${CMAKE_SOURCE_DIR}/tests/opencl/no_platform.sh $<TARGET_FILE:tessera_cli>)
