@@ -214,7 +214,13 @@ Status OpenClBackend::onExecuteEnd(int) {
   return Status::ok();
 }
 
-Status OpenClBackend::setProfiling(bool on) {
+double OpenClBackend::profileSum(size_t begin, size_t end) const {
+  double ms = 0;
+  for (size_t i = begin; i < end && i < lastProfile_.size(); ++i) ms += lastProfile_[i].second;
+  return ms;
+}
+
+Status OpenClBackend::onSetProfiling(bool on) {
   if (on == profiling_) return Status::ok();
   cl_command_queue q = nullptr;
   TESSERA_RETURN_IF_ERROR(runtime_->createQueue(on, &q));

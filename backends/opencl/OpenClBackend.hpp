@@ -90,7 +90,11 @@ class OpenClBackend final : public Backend {
   // Profiling: per-kernel device time of the last run, from OpenCL events (ms), in order.
   // Switching it on re-creates the queue with CL_QUEUE_PROFILING_ENABLE (call before
   // planning). TESSERA_OPENCL_PROFILE=1 switches it on from the start.
-  Status setProfiling(bool on);
+  Status onSetProfiling(bool on) override;
+  // Where the next enqueued kernel's time will sit in deviceProfile(), and the sum of
+  // [begin, end) once the run is done: an execution's own device time.
+  size_t profileCursor() const { return lastProfile_.size() + events_.size(); }
+  double profileSum(size_t begin, size_t end) const;
   bool profiling() const { return profiling_; }
   std::vector<std::pair<std::string, double>> deviceProfile() const { return lastProfile_; }
   // The same for the most recent profiled run of any OpenCL backend in this process (the

@@ -52,8 +52,16 @@ Status OpenClExecution::dispatch(ClKernel* k, std::initializer_list<int64_t> glo
 }
 
 Status OpenClExecution::onExecute(const Tensors&, const Tensors&) {
+  profileBegin_ = cl()->profileCursor();
   for (auto& k : kernels_) TESSERA_RETURN_IF_ERROR(cl()->enqueue(k->kernel_, k->work_, k->label_));
+  profileEnd_ = cl()->profileCursor();
   return Status::ok();
+}
+
+bool OpenClExecution::deviceTimeMs(double* ms) const {
+  if (!cl()->profiling() || profileEnd_ == profileBegin_) return false;
+  *ms = cl()->profileSum(profileBegin_, profileEnd_);
+  return true;
 }
 
 void allLayouts(Layout l, const std::vector<Layout>& available, std::vector<Layout>* in,

@@ -67,6 +67,8 @@ class OpenClExecution : public Execution {
   OpenClBackend* cl() const { return openclBackend(*this); }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override;
+  // Its kernels' summed device time in the last run, when the backend profiles.
+  bool deviceTimeMs(double* ms) const override;
   // The node label ("Conv 'c1'"), shown in profiles.
   void setLabel(std::string l) { label_ = std::move(l); }
 
@@ -81,6 +83,7 @@ class OpenClExecution : public Execution {
 
   std::vector<std::unique_ptr<ClKernel>> kernels_;
   std::string label_;
+  size_t profileBegin_ = 0, profileEnd_ = 0;  // its kernels' entries in the backend's profile
 };
 
 // An execution of type E for `node`, labelled with the node.

@@ -139,7 +139,11 @@ Status Session::create(std::shared_ptr<const Graph> graph, const SessionOptions&
 
 const PlacementReport& Session::report() const { return impl_->report; }
 const Graph& Session::graph() const { return *impl_->graph; }
-void Session::setProfiling(bool on) { impl_->profiling = on; }
+Status Session::setProfiling(bool on) {
+  impl_->profiling = on;
+  for (auto& b : impl_->backends) TESSERA_RETURN_IF_ERROR(b->onSetProfiling(on));
+  return Status::ok();
+}
 std::vector<Session::ProfileEntry> Session::profile() const { return impl_->profile; }
 
 std::vector<BackendType> Session::backends() const {

@@ -12,6 +12,9 @@ namespace {
 
 class OpenClConv final : public OpenClConvBase {
  public:
+  WorkEstimate work(const Tensors& in, const Tensors& out) const override {
+    return convWork(in, out);
+  }
   OpenClConv(Backend* b, const ConvShape& s, std::vector<float> weight, std::vector<float> bias, bool depthwise)
       : OpenClConvBase(b), shape_(s), weight_(std::move(weight)), bias_(std::move(bias)), depthwise_(depthwise) {}
 

@@ -11,6 +11,9 @@ namespace {
 
 class OpenClConvTranspose final : public OpenClConvBase {
  public:
+  WorkEstimate work(const Tensors& in, const Tensors& out) const override {
+    return convTransposeWork(in, out);
+  }
   OpenClConvTranspose(Backend* b, const ConvShape& s, std::vector<float> weight, std::vector<float> bias)
       : OpenClConvBase(b), shape_(s), weight_(std::move(weight)), bias_(std::move(bias)) {}
 

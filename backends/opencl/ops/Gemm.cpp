@@ -1,6 +1,7 @@
 // OpenCL Gemm (f32, plain buffers): transposes, alpha/beta, C broadcast to [M, N].
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Gemm.hpp"
+#include "ops/MatMul.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
@@ -8,6 +9,9 @@ namespace {
 
 class OpenClGemm final : public OpenClExecution {
  public:
+  WorkEstimate work(const Tensors& in, const Tensors& out) const override {
+    return matMulWork(in, out, params_.transA ? in[0]->dim(0) : in[0]->dim(1));
+  }
   OpenClGemm(Backend* b, const GemmParams& p) : OpenClExecution(b), params_(p) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {

@@ -11,6 +11,9 @@ namespace {
 
 class OpenClMatMul final : public OpenClExecution {
  public:
+  WorkEstimate work(const Tensors& in, const Tensors& out) const override {
+    return matMulWork(in, out, in[0]->rank() == 0 ? 1 : in[0]->dim(in[0]->rank() - 1));
+  }
   OpenClMatMul(Backend* b, const MatMulShape& s) : OpenClExecution(b), shape_(s) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {

@@ -123,6 +123,10 @@ class Backend {
   virtual void onExecuteBegin(int segment) { (void)segment; }
   virtual Status onExecuteEnd(int segment) { (void)segment; return Status::ok(); }
 
+  // Profiling switched on or off (between runs): a GPU backend starts or stops timing its
+  // work on the device (Execution::deviceTimeMs).
+  virtual Status onSetProfiling(bool on) { (void)on; return Status::ok(); }
+
   // Bytes of DYNAMIC memory the last plan needs at its peak.
   virtual size_t plannedPeakBytes() const { return 0; }
 

@@ -66,7 +66,7 @@ class Session {
     bool deviceTime = false;
     WorkEstimate work;     // for GFLOP/s and GB/s
   };
-  void setProfiling(bool on);
+  Status setProfiling(bool on);
   std::vector<ProfileEntry> profile() const;
 
   struct Impl;
