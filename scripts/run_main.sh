@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: reads a printed line of text with PaddleOCR's direction classifier and text
-# recogniser on the best backend present (`--backend auto`: Vulkan, then OpenCL, then the
-# CPU), and prints what the models say and how long each takes.
+# recogniser on the best backend present (`--backend auto`: a Vulkan GPU, then an OpenCL
+# GPU, then the CPU), and prints what the models say and how long each takes.
 #
 #   scripts/run_main.sh [--text "HELLO TESSERA"] [--backend cpu] [--threads 2]
 #

@@ -16,6 +16,7 @@ class CpuBackend final : public Backend {
   ~CpuBackend() override;
 
   std::string deviceName() const override;
+  DeviceKind deviceKind() const override { return DeviceKind::kCPU; }
   std::unique_ptr<Execution> onCreate(const Node& node, const Tensors& inputs,
                                       const Tensors& outputs) override;
   Status onAcquireBuffer(Tensor* t, StorageType storage) override;

@@ -57,6 +57,8 @@ class OpenClBackend final : public Backend {
   ~OpenClBackend() override;
 
   std::string deviceName() const override;
+  // GPU devices count as discrete (OpenCL does not say reliably which are integrated).
+  DeviceKind deviceKind() const override { return device().gpu ? DeviceKind::kDiscreteGPU : DeviceKind::kCPU; }
   std::unique_ptr<Execution> onCreate(const Node& node, const Tensors& inputs,
                                       const Tensors& outputs) override;
   Status onAcquireBuffer(Tensor* t, StorageType storage) override;

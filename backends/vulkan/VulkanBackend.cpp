@@ -59,6 +59,15 @@ std::string VulkanBackend::deviceName() const {
                                     : " (fp16 requested, but no 16-bit storage buffers: running fp32)");
 }
 
+DeviceKind VulkanBackend::deviceKind() const {
+  switch (ctx_->info().type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return DeviceKind::kDiscreteGPU;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return DeviceKind::kIntegratedGPU;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return DeviceKind::kCPU;
+    default: return DeviceKind::kOther;
+  }
+}
+
 std::unique_ptr<Execution> VulkanBackend::onCreate(const Node& node, const Tensors& inputs,
                                                    const Tensors& outputs) {
   const ExecutionCreator* c = ExecutionRegistry::instance().find(BackendType::kVulkan, node.opType);

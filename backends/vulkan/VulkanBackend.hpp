@@ -33,6 +33,7 @@ class VulkanBackend final : public Backend {
   ~VulkanBackend() override;
 
   std::string deviceName() const override;
+  DeviceKind deviceKind() const override;
   std::unique_ptr<Execution> onCreate(const Node& node, const Tensors& inputs,
                                       const Tensors& outputs) override;
   Status onAcquireBuffer(Tensor* t, StorageType storage) override;

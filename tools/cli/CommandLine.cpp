@@ -96,7 +96,11 @@ Status probeBackend(const BackendFactory& f, const BackendOptions& opts) {
       [&]() -> std::string {
         std::unique_ptr<Backend> b;
         Status s = f.create(opts, &b);
-        return s.isOk() ? std::string() : "!" + s.message();
+        if (!s.isOk()) return "!" + s.message();
+        const DeviceKind k = b->deviceKind();
+        if (k == DeviceKind::kDiscreteGPU || k == DeviceKind::kIntegratedGPU) return std::string();
+        return "!its device (" + b->deviceName() + ") is not a GPU; auto uses the CPU backend instead "
+               "(ask for it by name to use it)";
       },
       60);
   if (r.kind != IsolatedResult::kFinished) return Status::unavailable(r.describe());
@@ -131,7 +135,7 @@ SessionOptions SessionChoice::sessionOptions() const {
     if (s.isOk()) {
       o.backends.push_back(t);
     } else {
-      std::fprintf(stderr, "tessera: %s backend unavailable: %s\n", backendTypeName(t),
+      std::fprintf(stderr, "tessera: %s backend not used: %s\n", backendTypeName(t),
                    s.message().c_str());
     }
   }

@@ -22,7 +22,8 @@ const char* const kRunHelp =
     "to DIR/<output name>.npy (characters other than letters, digits, '.', '-' and '_'\n"
     "become '_'). DIR defaults to the current directory and is created if missing.\n"
     "Defaults: --backend cpu, --precision fp32, --threads <hardware threads>.\n"
-    "`auto` picks the best backend present: vulkan, then opencl, then cpu.\n"
+    "`auto` picks the best backend present: a Vulkan GPU, then an OpenCL GPU, then the CPU\n"
+    "(Vulkan/OpenCL drivers that run on the CPU, like lavapipe and PoCL, only by name).\n"
     "--plan prints the placement plan: each node's backend, the copies and layout\n"
     "conversions the session inserted, and the memory plan.\n";
 

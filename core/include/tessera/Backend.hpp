@@ -18,6 +18,11 @@ bool parseBackendType(const std::string& s, BackendType* out);
 
 enum class Precision : uint8_t { kFP32, kFP16 };
 
+// What kind of device a backend drives. `--backend auto` uses GPU backends only on GPUs: a
+// Vulkan or OpenCL driver that runs on the CPU (lavapipe, PoCL) is slower than the CPU
+// backend, so it is used only when asked for by name.
+enum class DeviceKind : uint8_t { kCPU, kIntegratedGPU, kDiscreteGPU, kOther };
+
 enum class StorageType : uint8_t {
   kStatic,   // lives as long as the session's plan (weights, graph outputs)
   kDynamic,  // intermediate: released after its last consumer so memory is reused
@@ -82,6 +87,7 @@ class Backend {
 
   BackendType type() const { return type_; }
   virtual std::string deviceName() const = 0;
+  virtual DeviceKind deviceKind() const = 0;
 
   // An execution for `node`, or nullptr when this backend cannot run it with these
   // inputs (then the Session falls back to the next backend). Shapes are known.
