@@ -1,17 +1,17 @@
 // CPU DepthToSpace and SpaceToDepth: both are a reshape to 6D, a transpose and a reshape
 // back (as the ONNX spec defines them), i.e. one strided copy through a permuted view.
 #include "backends/cpu/CpuBackend.hpp"
-#include "backends/cpu/Strides.hpp"
+#include "backends/cpu/StridedCopy.hpp"
 #include "ops/DepthToSpace.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
 namespace {
 
-class CpuBlockShuffle final : public Execution {
+class CpuBlockShuffle final : public CpuStridedCopy {
  public:
   CpuBlockShuffle(Backend* b, const DepthToSpaceParams& p, bool toSpace)
-      : Execution(b), params_(p), toSpace_(toSpace) {}
+      : CpuStridedCopy(b), params_(p), toSpace_(toSpace) {}
 
   Status onResize(const Tensors& inputs, const Tensors&) override {
     const int64_t n = inputs[0]->dim(0), c = inputs[0]->dim(1);
@@ -30,17 +30,9 @@ class CpuBlockShuffle final : public Execution {
     return Status::ok();
   }
 
-  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
-    if (outputs[0]->elementCount() == 0) return Status::ok();
-    copyStrided(inputs[0]->data(), outputs[0]->data(), dataTypeSize(inputs[0]->dtype()), view_,
-                cpuPool(*this));
-    return Status::ok();
-  }
-
  private:
   DepthToSpaceParams params_;
   bool toSpace_;
-  StridedView view_;
 };
 
 std::unique_ptr<Execution> createDepthToSpace(Backend* b, const Node& node, const Tensors& inputs,

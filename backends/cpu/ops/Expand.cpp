@@ -1,14 +1,14 @@
 // CPU Expand: a strided copy where broadcast dimensions have source stride 0.
 #include "backends/cpu/CpuBackend.hpp"
-#include "backends/cpu/Strides.hpp"
+#include "backends/cpu/StridedCopy.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
 namespace {
 
-class CpuExpand final : public Execution {
+class CpuExpand final : public CpuStridedCopy {
  public:
-  explicit CpuExpand(Backend* b) : Execution(b) {}
+  explicit CpuExpand(Backend* b) : CpuStridedCopy(b) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
     const Shape& in = inputs[0]->shape();
@@ -23,16 +23,6 @@ class CpuExpand final : public Execution {
     view_.simplify();
     return Status::ok();
   }
-
-  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
-    if (outputs[0]->elementCount() == 0) return Status::ok();
-    copyStrided(inputs[0]->data(), outputs[0]->data(), dataTypeSize(inputs[0]->dtype()), view_,
-                cpuPool(*this));
-    return Status::ok();
-  }
-
- private:
-  StridedView view_;
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node&, const Tensors& inputs,

@@ -2,15 +2,15 @@
 // which is exactly row-major order over the tiled output: one strided copy. The repeats
 // are out/in extents, so the constant input need not be read again.
 #include "backends/cpu/CpuBackend.hpp"
-#include "backends/cpu/Strides.hpp"
+#include "backends/cpu/StridedCopy.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
 namespace {
 
-class CpuTile final : public Execution {
+class CpuTile final : public CpuStridedCopy {
  public:
-  explicit CpuTile(Backend* b) : Execution(b) {}
+  explicit CpuTile(Backend* b) : CpuStridedCopy(b) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
     const Shape& in = inputs[0]->shape();
@@ -26,16 +26,6 @@ class CpuTile final : public Execution {
     view_.simplify();
     return Status::ok();
   }
-
-  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
-    if (outputs[0]->elementCount() == 0) return Status::ok();
-    copyStrided(inputs[0]->data(), outputs[0]->data(), dataTypeSize(inputs[0]->dtype()), view_,
-                cpuPool(*this));
-    return Status::ok();
-  }
-
- private:
-  StridedView view_;
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node&, const Tensors& inputs,

@@ -1,17 +1,17 @@
 // CPU Transpose: a strided copy through the permuted view of the input. Dimensions that
 // stay contiguous are merged, so e.g. NCHW->NHWC copies runs of channels at once.
 #include "backends/cpu/CpuBackend.hpp"
-#include "backends/cpu/Strides.hpp"
+#include "backends/cpu/StridedCopy.hpp"
 #include "ops/Transpose.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
 namespace {
 
-class CpuTranspose final : public Execution {
+class CpuTranspose final : public CpuStridedCopy {
  public:
   CpuTranspose(Backend* b, const Node& node, const TransposeParams& p)
-      : Execution(b), node_(node), params_(p) {}
+      : CpuStridedCopy(b), node_(node), params_(p) {}
 
   Status onResize(const Tensors& inputs, const Tensors&) override {
     std::vector<int64_t> perm;
@@ -21,16 +21,9 @@ class CpuTranspose final : public Execution {
     return Status::ok();
   }
 
-  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
-    copyStrided(inputs[0]->data(), outputs[0]->data(), dataTypeSize(inputs[0]->dtype()), view_,
-                cpuPool(*this));
-    return Status::ok();
-  }
-
  private:
   Node node_;
   TransposeParams params_;
-  StridedView view_;
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs,
