@@ -1,11 +1,14 @@
-// Conv: y = [N, M, output spatial...] from the window rule; dtype of x.
+// Conv and ConvTranspose: y = [N, output channels, output spatial...] from the op's window
+// rule (ops/Conv.hpp: resolveConv, resolveConvTranspose); dtype of x.
 #include "ops/Conv.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
 namespace {
 
-Status convShape(ShapeContext& ctx) {
+using ConvResolver = Status (*)(const ConvParams&, const Shape&, const Shape&, ConvShape*);
+
+Status convFamilyShape(ShapeContext& ctx, ConvResolver resolve) {
   const Tensor* x = ctx.input(0);
   const Tensor* w = ctx.input(1);
   if (!x || !w) return ctx.error("inputs 'X' and 'W' are required");
@@ -15,7 +18,7 @@ Status convShape(ShapeContext& ctx) {
   ConvParams p;
   TESSERA_RETURN_IF_ERROR(ConvParams::parse(ctx.node, &p));
   ConvShape c;
-  Status st = resolveConv(p, x->shape(), w->shape(), &c);
+  Status st = resolve(p, x->shape(), w->shape(), &c);
   if (!st.isOk()) return ctx.error(st.message());
   const Tensor* b = ctx.input(2);
   if (b && (b->rank() != 1 || b->dim(0) != c.outChannels))
@@ -27,6 +30,8 @@ Status convShape(ShapeContext& ctx) {
 
 }  // namespace
 
-TESSERA_REGISTER_SHAPE(Conv, convShape);
+TESSERA_REGISTER_SHAPE(Conv, [](ShapeContext& ctx) { return convFamilyShape(ctx, resolveConv); });
+TESSERA_REGISTER_SHAPE(ConvTranspose,
+                       [](ShapeContext& ctx) { return convFamilyShape(ctx, resolveConvTranspose); });
 
 }  // namespace tessera
