@@ -79,7 +79,6 @@ struct Session::Impl {
   std::vector<Segment> constantSegments;         // of constantSteps
   std::map<std::string, Tensor*> inputTensors;   // graph input -> its CPU NCHW tensor
   std::map<std::string, Tensor*> outputTensors;  // graph output -> its CPU NCHW tensor
-  std::vector<std::unique_ptr<Execution>> foldExecutions;
   PlacementReport report;
   bool profiling = false;
   std::vector<Session::ProfileEntry> profile;
@@ -196,7 +195,6 @@ Status Session::Impl::planOnce(const std::map<std::string, Shape>& inputShapes) 
   m.constantSteps.clear();
   m.inputTensors.clear();
   m.outputTensors.clear();
-  m.foldExecutions.clear();
   m.tensors.clear();
   m.report = PlacementReport();
   for (auto& b : m.backends) b->onResizeBegin();
@@ -264,7 +262,6 @@ Status Session::Impl::planOnce(const std::map<std::string, Shape>& inputShapes) 
   }
 
   TESSERA_RETURN_IF_ERROR(m.planMemory());
-  (void)m;
   TESSERA_RETURN_IF_ERROR(m.runSteps(m.constantSteps, m.constantSegments, false));
   m.plannedShapes = inputShapes;
   m.planned = true;
