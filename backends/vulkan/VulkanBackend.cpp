@@ -42,6 +42,33 @@ VulkanBackend::VulkanBackend(std::shared_ptr<VulkanContext> ctx, const BackendOp
   vkCreateCommandPool(ctx_->device(), &ci, nullptr, &commandPool_);
   validationErrorsSeen_ = VulkanContext::validationErrorCount();
   fp16_ = options.precision == Precision::kFP16 && ctx_->info().fp16Storage;
+  imagesUsable_ = ctx_->storageImageFormat(VulkanContext::imageFormat(fp16_));
+}
+
+Nc4Grid nc4Grid(const Shape& s) {
+  Nc4Grid g;
+  const int r = static_cast<int>(s.size());
+  if (r >= 1) g.n = s[0];
+  if (r >= 2) g.c = s[1];
+  if (r == 3) g.w = s[2];
+  if (r >= 4) {
+    g.h = s[2];
+    g.w = 1;
+    for (int d = 3; d < r; ++d) g.w *= s[d];
+  }
+  return g;
+}
+
+bool VulkanBackend::imagesFit(const Tensors& ts) const {
+  if (!imagesUsable_) return false;
+  const int64_t limit = ctx_->info().limits.maxImageDimension2D;
+  for (const Tensor* t : ts) {
+    if (!t) continue;
+    const Nc4Grid g = nc4Grid(t->shape());
+    if (t->dtype() != DataType::kF32 || t->rank() < 3 || t->elementCount() == 0) return false;
+    if (g.width() > limit || g.height() > limit) return false;
+  }
+  return true;
 }
 
 VulkanBackend::~VulkanBackend() {
@@ -49,6 +76,8 @@ VulkanBackend::~VulkanBackend() {
   dropPlan();
   for (auto& b : dynamicBuffers_) destroyBuffer(*b);
   dynamicBuffers_.clear();
+  for (auto& img : dynamicImages_) destroyImage(*img);
+  dynamicImages_.clear();
   vkDestroyCommandPool(ctx_->device(), commandPool_, nullptr);
   ctx_->savePipelineCache();
 }
@@ -122,9 +151,121 @@ void VulkanBackend::destroyBuffer(VulkanBuffer& b) {
   b = VulkanBuffer();
 }
 
+Status VulkanBackend::createImage(uint32_t width, uint32_t height, std::unique_ptr<VulkanImage>* out) {
+  VkDevice dev = ctx_->device();
+  auto img = std::make_unique<VulkanImage>();
+  img->width = width;
+  img->height = height;
+  VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ii.imageType = VK_IMAGE_TYPE_2D;
+  ii.format = VulkanContext::imageFormat(fp16_);
+  ii.extent = {width, height, 1};
+  ii.mipLevels = 1;
+  ii.arrayLayers = 1;
+  ii.samples = VK_SAMPLE_COUNT_1_BIT;
+  ii.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ii.usage = VK_IMAGE_USAGE_STORAGE_BIT;
+  ii.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  const std::string what = "a " + std::to_string(width) + "x" + std::to_string(height) + " storage image";
+  VkResult r = vkCreateImage(dev, &ii, nullptr, &img->image);
+  if (r != VK_SUCCESS) return Status::outOfMemory("Vulkan: vkCreateImage(" + what + "): " + vkResultName(r));
+  VkMemoryRequirements req;
+  vkGetImageMemoryRequirements(dev, img->image, &req);
+  const uint32_t type = ctx_->memoryType(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = req.size;
+  ai.memoryTypeIndex = type;
+  r = type == UINT32_MAX ? VK_ERROR_FEATURE_NOT_PRESENT : vkAllocateMemory(dev, &ai, nullptr, &img->memory);
+  if (r != VK_SUCCESS) {
+    vkDestroyImage(dev, img->image, nullptr);
+    return Status::outOfMemory("Vulkan: cannot allocate " + std::to_string(req.size) + " bytes for " + what + ": " +
+                               vkResultName(r));
+  }
+  img->bytes = req.size;
+  vkBindImageMemory(dev, img->image, img->memory, 0);
+  VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  vi.image = img->image;
+  vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  vi.format = ii.format;
+  vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  r = vkCreateImageView(dev, &vi, nullptr, &img->view);
+  if (r != VK_SUCCESS) {
+    destroyImage(*img);
+    return Status::internal("Vulkan: image view of " + what + ": " + vkResultName(r));
+  }
+  imagesToInitialise_.push_back(img->image);
+  *out = std::move(img);
+  return Status::ok();
+}
+
+void VulkanBackend::destroyImage(VulkanImage& img) {
+  VkDevice dev = ctx_->device();
+  if (img.view) vkDestroyImageView(dev, img.view, nullptr);
+  if (img.image) vkDestroyImage(dev, img.image, nullptr);
+  if (img.memory) vkFreeMemory(dev, img.memory, nullptr);
+  img = VulkanImage();
+}
+
+// New images go from UNDEFINED to GENERAL once, before any recorded segment can run.
+Status VulkanBackend::initialiseImages() {
+  if (imagesToInitialise_.empty()) return Status::ok();
+  std::vector<VkImageMemoryBarrier> barriers;
+  for (VkImage image : imagesToInitialise_) {
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = 0;
+    b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    barriers.push_back(b);
+  }
+  imagesToInitialise_.clear();
+  return runOnce([&](VkCommandBuffer cb) {
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr,
+                         0, nullptr, static_cast<uint32_t>(barriers.size()), barriers.data());
+  });
+}
+
+Status VulkanBackend::acquireImage(Tensor* t, StorageType storage) {
+  if (!imagesFit({t}))
+    return Status::internal("Vulkan: tensor " + t->describe() + " cannot be an NC4HW4 storage image here");
+  const Nc4Grid g = nc4Grid(t->shape());
+  const uint32_t width = static_cast<uint32_t>(g.width()), height = static_cast<uint32_t>(g.height());
+  VulkanImage* img = nullptr;
+  if (storage == StorageType::kStatic) {
+    std::unique_ptr<VulkanImage> ni;
+    TESSERA_RETURN_IF_ERROR(createImage(width, height, &ni).withContext("tensor " + t->describe()));
+    img = ni.get();
+    staticImages_.push_back(std::move(ni));
+  } else {
+    // Released images of the same extent are reused (same ordering argument as buffers).
+    for (auto it = imagesFree_.begin(); it != imagesFree_.end() && !img; ++it)
+      if ((*it)->width == width && (*it)->height == height) {
+        img = *it;
+        imagesFree_.erase(it);
+        break;
+      }
+    if (!img) {
+      std::unique_ptr<VulkanImage> ni;
+      TESSERA_RETURN_IF_ERROR(createImage(width, height, &ni).withContext("tensor " + t->describe()));
+      img = ni.get();
+      dynamicImages_.push_back(std::move(ni));
+    }
+    imagesInUse_[t] = img;
+    dynamicBytes_ += img->bytes;
+    peakDynamicBytes_ = std::max(peakDynamicBytes_, dynamicBytes_);
+  }
+  t->setDevice(this, img);
+  return Status::ok();
+}
+
 Status VulkanBackend::onAcquireBuffer(Tensor* t, StorageType storage) {
+  if (t->layout() == Layout::kNC4HW4) return acquireImage(t, storage);
   if (t->layout() != Layout::kNCHW)
-    return Status::internal("Vulkan: tensor " + t->describe() + " must be NCHW on this backend");
+    return Status::internal("Vulkan: tensor " + t->describe() + " must be NCHW or NC4HW4 on this backend");
   const VkDeviceSize bytes = std::max<VkDeviceSize>(storageBytes(t), 16);
   if (storage == StorageType::kStatic) {
     std::unique_ptr<VulkanBuffer> b;
@@ -157,6 +298,13 @@ Status VulkanBackend::onAcquireBuffer(Tensor* t, StorageType storage) {
 
 Status VulkanBackend::onReleaseBuffer(Tensor* t, StorageType storage) {
   if (storage == StorageType::kStatic) return Status::ok();  // freed with the plan
+  auto img = imagesInUse_.find(t);
+  if (img != imagesInUse_.end()) {
+    dynamicBytes_ -= img->second->bytes;
+    imagesFree_.push_back(img->second);
+    imagesInUse_.erase(img);
+    return Status::ok();
+  }
   auto it = dynamicInUse_.find(t);
   if (it == dynamicInUse_.end())
     return Status::internal("Vulkan: releasing tensor " + t->describe() + " that was never acquired");
@@ -171,11 +319,19 @@ void VulkanBackend::onClearBuffers() {
   dynamicInUse_.clear();
   dynamicFree_.clear();
   for (auto& b : dynamicBuffers_) dynamicFree_.push_back(b.get());
+  imagesInUse_.clear();
+  imagesFree_.clear();
+  for (auto& img : dynamicImages_) imagesFree_.push_back(img.get());
   dynamicBytes_ = 0;
   peakDynamicBytes_ = 0;
 }
 
 VulkanBinding VulkanBackend::binding(const Tensor* t) {
+  if (t->layout() == Layout::kNC4HW4) {
+    VulkanBinding out;
+    out.view = static_cast<const VulkanImage*>(t->deviceHandle())->view;
+    return out;
+  }
   const auto* b = static_cast<const VulkanBuffer*>(t->deviceHandle());
   VulkanBinding out;
   out.buffer = b->buffer;
@@ -224,6 +380,8 @@ void VulkanBackend::dropPlan() {
   descriptorPools_.clear();
   for (auto& b : staticBuffers_) destroyBuffer(*b);
   staticBuffers_.clear();
+  for (auto& img : staticImages_) destroyImage(*img);
+  staticImages_.clear();
 }
 
 void VulkanBackend::onResizeBegin() {
@@ -234,7 +392,7 @@ void VulkanBackend::onResizeBegin() {
 
 Status VulkanBackend::onResizeEnd() {
   ctx_->savePipelineCache();
-  return Status::ok();
+  return initialiseImages();
 }
 
 VulkanBackend::Recording* VulkanBackend::current() {
@@ -283,6 +441,7 @@ Status VulkanBackend::onSegmentEnd(int segment) {
 void VulkanBackend::onExecuteBegin(int) {}
 
 Status VulkanBackend::onExecuteEnd(int segment) {
+  TESSERA_RETURN_IF_ERROR(initialiseImages());  // normally done at the end of planning
   auto it = recordings_.find(segment);
   if (it == recordings_.end()) return Status::internal("Vulkan: segment " + std::to_string(segment) + " was never recorded");
   Recording& r = *it->second;
@@ -334,8 +493,8 @@ std::vector<std::pair<std::string, double>> VulkanBackend::gpuProfile() const {
 
 // ---- recording ----------------------------------------------------------------------------
 
-Status VulkanBackend::allocateDescriptorSet(int bindings, VkDescriptorSet* out) {
-  VkDescriptorSetLayout layout = ctx_->setLayout(bindings);
+Status VulkanBackend::allocateDescriptorSet(int bindings, uint32_t imageMask, VkDescriptorSet* out) {
+  VkDescriptorSetLayout layout = ctx_->setLayout(bindings, imageMask);
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (!descriptorPools_.empty()) {
       VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -344,11 +503,12 @@ Status VulkanBackend::allocateDescriptorSet(int bindings, VkDescriptorSet* out) 
       ai.pSetLayouts = &layout;
       if (vkAllocateDescriptorSets(ctx_->device(), &ai, out) == VK_SUCCESS) return Status::ok();
     }
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * 8};
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * 8},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetsPerPool * 8}};
     VkDescriptorPoolCreateInfo pi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pi.maxSets = kSetsPerPool;
-    pi.poolSizeCount = 1;
-    pi.pPoolSizes = &size;
+    pi.poolSizeCount = 2;
+    pi.pPoolSizes = sizes;
     VkDescriptorPool pool;
     VkResult r = vkCreateDescriptorPool(ctx_->device(), &pi, nullptr, &pool);
     if (r != VK_SUCCESS) return Status::outOfMemory("Vulkan: descriptor pool: " + vkResultName(r));
@@ -394,21 +554,31 @@ Status VulkanBackend::dispatch(vkshaders::ShaderId shader, const std::vector<Vul
   const int bindings = static_cast<int>(buffers.size());
   if (params.size() * 4 > VulkanContext::kPushConstantBytes)
     return Status::internal("Vulkan: '" + label + "' passes " + std::to_string(params.size()) + " parameters (at most 32)");
+  uint32_t imageMask = 0;
+  for (int i = 0; i < bindings; ++i)
+    if (buffers[i].view) imageMask |= 1u << i;
   VkPipeline pipe;
-  TESSERA_RETURN_IF_ERROR(ctx_->pipeline(shader, bindings, &pipe));
+  TESSERA_RETURN_IF_ERROR(ctx_->pipeline(shader, bindings, imageMask, &pipe));
   VkDescriptorSet set;
-  TESSERA_RETURN_IF_ERROR(allocateDescriptorSet(bindings, &set));
+  TESSERA_RETURN_IF_ERROR(allocateDescriptorSet(bindings, imageMask, &set));
   std::vector<VkDescriptorBufferInfo> infos(bindings);
+  std::vector<VkDescriptorImageInfo> images(bindings);
   std::vector<VkWriteDescriptorSet> writes(bindings);
   for (int i = 0; i < bindings; ++i) {
     const VulkanBinding& b = buffers[i];
-    infos[i] = {b.buffer, b.offset, b.range};
     writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     writes[i].dstSet = set;
     writes[i].dstBinding = static_cast<uint32_t>(i);
     writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[i].pBufferInfo = &infos[i];
+    if (b.view) {
+      images[i] = {VK_NULL_HANDLE, b.view, VK_IMAGE_LAYOUT_GENERAL};
+      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+      writes[i].pImageInfo = &images[i];
+    } else {
+      infos[i] = {b.buffer, b.offset, b.range};
+      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      writes[i].pBufferInfo = &infos[i];
+    }
   }
   vkUpdateDescriptorSets(ctx_->device(), static_cast<uint32_t>(bindings), writes.data(), 0, nullptr);
   const uint64_t groups = (static_cast<uint64_t>(count) + kLocalSize - 1) / kLocalSize;
@@ -416,7 +586,7 @@ Status VulkanBackend::dispatch(vkshaders::ShaderId shader, const std::vector<Vul
   const uint32_t gy = static_cast<uint32_t>((groups + gx - 1) / gx);
   const bool timed = beginTimer(r, timer);
   vkCmdBindPipeline(r->cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-  const VkPipelineLayout layout = ctx_->pipelineLayout(bindings);
+  const VkPipelineLayout layout = ctx_->pipelineLayout(bindings, imageMask);
   vkCmdBindDescriptorSets(r->cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
   uint32_t push[VulkanContext::kPushConstantBytes / 4] = {};
   std::copy(params.begin(), params.end(), push);
@@ -492,6 +662,9 @@ Status VulkanBackend::onCopyBuffer(const Tensor* src, Tensor* dst) {
                                " -> " + dst->describe() + ")");
   const bool fromHost = src->backend() != this, toHost = dst->backend() != this;
   if (fromHost && toHost) return Status::internal("Vulkan copy: neither tensor is on this backend");
+  if (src->layout() == Layout::kNC4HW4)  // the Session plans image copies (VulkanCopy.cpp)
+    return Status::unsupported("Vulkan copy: immediate copies of NC4HW4 images (" + src->describe() +
+                               ") are not supported; plan the copy instead");
   const VkDeviceSize bytes = storageBytes(fromHost ? dst : src);
   const bool half = bytes != src->byteSize();  // f32 stored as fp16: convert on the host
   std::unique_ptr<VulkanBuffer> staging;

@@ -1,4 +1,6 @@
-// The Vulkan backend: tensors in storage buffers, planned memory with reuse, commands
+// The Vulkan backend: NC4HW4 tensors in 2-D storage images (rgba32f, rgba16f in fp16 mode;
+// pixel (x, y) = (c4 * W + w, n * H + h) as in OpenCL), other layouts in storage buffers;
+// planned memory with reuse, commands
 // recorded once per segment while planning (onResize) and submitted once per segment per
 // run, host transfers through staging buffers, per-dispatch GPU timestamps.
 #pragma once
@@ -20,11 +22,32 @@ struct VulkanBuffer {
   void* mapped = nullptr;  // host-visible buffers only
 };
 
-// One buffer bound to a kernel: a whole tensor, or a range of a buffer.
+// An NC4HW4 tensor's storage image (always in VK_IMAGE_LAYOUT_GENERAL once initialised).
+struct VulkanImage {
+  VkImage image = VK_NULL_HANDLE;
+  VkImageView view = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  uint32_t width = 0, height = 0;
+  VkDeviceSize bytes = 0;
+};
+
+// The pixel grid of an NC4HW4 tensor: [N, C, H, W] is width ceil(C/4) * W, height N * H
+// (rank 3 [N, C, W]: H = 1; rank 5 and more: W is the product of the dimensions after H).
+struct Nc4Grid {
+  int64_t n = 1, c = 1, h = 1, w = 1;
+  int64_t c4() const { return (c + 3) / 4; }
+  int64_t width() const { return c4() * w; }
+  int64_t height() const { return n * h; }
+};
+Nc4Grid nc4Grid(const Shape& s);
+
+// One tensor bound to a kernel: a storage image (view set), a whole buffer, or a range of
+// a buffer.
 struct VulkanBinding {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceSize offset = 0;
   VkDeviceSize range = VK_WHOLE_SIZE;
+  VkImageView view = VK_NULL_HANDLE;
 };
 
 class VulkanBackend final : public Backend {
@@ -53,8 +76,8 @@ class VulkanBackend final : public Backend {
 
   // --- Recording, for executions' onResize (inside a segment) ---------------------------
   // Records `shader` over `count` invocations (1-D, 64 a group) with the 32-bit `params`
-  // as push constants (at most 32) and binding i = buffers[i], then a barrier for the next
-  // dispatch.
+  // as push constants (at most 32) and binding i = buffers[i] (a storage image or buffer),
+  // then a barrier for the next dispatch.
   // `timer`, when given, receives the id of the command's GPU timer (-1 when untimed).
   Status dispatch(vkshaders::ShaderId shader, const std::vector<VulkanBinding>& buffers,
                   const std::vector<uint32_t>& params, int64_t count, const std::string& label,
@@ -75,6 +98,10 @@ class VulkanBackend final : public Backend {
   Status planConstant(const void* data, size_t bytes, VulkanBinding* out);
 
   static VulkanBinding binding(const Tensor* t);
+  // Whether f32 tensors of these shapes can be NC4HW4 storage images here (the format is a
+  // storage format on this device and the pixel grid is within the image limits). Ops
+  // take NC4HW4 only when it holds for all their tensors, else run their NCHW build.
+  bool imagesFit(const Tensors& ts) const;
   // fp16 mode: f32 tensors are stored as fp16 on the device (kernels run their FP16 builds).
   bool fp16() const { return fp16_; }
   // Bytes of `t` on the device (half of byteSize() for f32 tensors in fp16 mode).
@@ -89,7 +116,11 @@ class VulkanBackend final : public Backend {
   struct Recording;
   Status createBuffer(VkDeviceSize bytes, bool hostVisible, std::unique_ptr<VulkanBuffer>* out);
   void destroyBuffer(VulkanBuffer& b);
-  Status allocateDescriptorSet(int bindings, VkDescriptorSet* out);
+  Status createImage(uint32_t width, uint32_t height, std::unique_ptr<VulkanImage>* out);
+  void destroyImage(VulkanImage& img);
+  Status acquireImage(Tensor* t, StorageType storage);
+  Status initialiseImages();
+  Status allocateDescriptorSet(int bindings, uint32_t imageMask, VkDescriptorSet* out);
   Status runOnce(const std::function<void(VkCommandBuffer)>& record);
   Recording* current();
   bool beginTimer(Recording* r, int* timer);
@@ -105,6 +136,12 @@ class VulkanBackend final : public Backend {
   std::map<const Tensor*, VulkanBuffer*> dynamicInUse_;
   std::vector<std::unique_ptr<VulkanBuffer>> dynamicBuffers_;  // every dynamic buffer
   std::vector<VulkanBuffer*> dynamicFree_;
+  std::vector<std::unique_ptr<VulkanImage>> staticImages_;
+  std::map<const Tensor*, VulkanImage*> imagesInUse_;
+  std::vector<std::unique_ptr<VulkanImage>> dynamicImages_;  // every dynamic image
+  std::vector<VulkanImage*> imagesFree_;
+  std::vector<VkImage> imagesToInitialise_;  // created since the last initialiseImages()
+  bool imagesUsable_ = false;
   size_t dynamicBytes_ = 0, peakDynamicBytes_ = 0;
   std::vector<VkDescriptorPool> descriptorPools_;
   std::map<int, std::unique_ptr<Recording>> recordings_;

@@ -388,15 +388,16 @@ uint32_t VulkanContext::memoryType(uint32_t typeBits, VkMemoryPropertyFlags requ
   return fallback;
 }
 
-VkDescriptorSetLayout VulkanContext::setLayout(int bindings) {
+VkDescriptorSetLayout VulkanContext::setLayout(int bindings, uint32_t imageMask) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = setLayouts_.find(bindings);
+  const Signature sig{bindings, imageMask};
+  auto it = setLayouts_.find(sig);
   if (it != setLayouts_.end()) return it->second;
   std::vector<VkDescriptorSetLayoutBinding> b(bindings);
   for (int i = 0; i < bindings; ++i) {
     b[i] = {};
     b[i].binding = static_cast<uint32_t>(i);
-    b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    b[i].descriptorType = (imageMask >> i) & 1u ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     b[i].descriptorCount = 1;
     b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
   }
@@ -405,14 +406,15 @@ VkDescriptorSetLayout VulkanContext::setLayout(int bindings) {
   ci.pBindings = b.data();
   VkDescriptorSetLayout l = VK_NULL_HANDLE;
   vkCreateDescriptorSetLayout(device_, &ci, nullptr, &l);
-  setLayouts_[bindings] = l;
+  setLayouts_[sig] = l;
   return l;
 }
 
-VkPipelineLayout VulkanContext::pipelineLayout(int bindings) {
-  VkDescriptorSetLayout set = setLayout(bindings);
+VkPipelineLayout VulkanContext::pipelineLayout(int bindings, uint32_t imageMask) {
+  VkDescriptorSetLayout set = setLayout(bindings, imageMask);
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = pipelineLayouts_.find(bindings);
+  const Signature sig{bindings, imageMask};
+  auto it = pipelineLayouts_.find(sig);
   if (it != pipelineLayouts_.end()) return it->second;
   VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, kPushConstantBytes};
   VkPipelineLayoutCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -422,14 +424,20 @@ VkPipelineLayout VulkanContext::pipelineLayout(int bindings) {
   ci.pPushConstantRanges = &push;
   VkPipelineLayout l = VK_NULL_HANDLE;
   vkCreatePipelineLayout(device_, &ci, nullptr, &l);
-  pipelineLayouts_[bindings] = l;
+  pipelineLayouts_[sig] = l;
   return l;
 }
 
-Status VulkanContext::pipeline(vkshaders::ShaderId id, int bindings, VkPipeline* out) {
-  VkPipelineLayout layout = pipelineLayout(bindings);
+bool VulkanContext::storageImageFormat(VkFormat format) const {
+  VkFormatProperties props{};
+  vkGetPhysicalDeviceFormatProperties(info_.physical, format, &props);
+  return (props.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) != 0;
+}
+
+Status VulkanContext::pipeline(vkshaders::ShaderId id, int bindings, uint32_t imageMask, VkPipeline* out) {
+  VkPipelineLayout layout = pipelineLayout(bindings, imageMask);
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto key = std::make_pair(static_cast<uint32_t>(id), bindings);
+  const auto key = std::make_pair(static_cast<uint32_t>(id), Signature{bindings, imageMask});
   auto it = pipelines_.find(key);
   if (it != pipelines_.end()) { *out = it->second; return Status::ok(); }
   const vkshaders::ShaderBinary& bin = vkshaders::binary(id);

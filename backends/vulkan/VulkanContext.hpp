@@ -55,13 +55,20 @@ class VulkanContext {
   uint32_t memoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
                       VkMemoryPropertyFlags preferred) const;
 
-  // Every kernel's interface: set 0 = `bindings` storage buffers, binding i = buffer i, and
-  // 128 bytes of push constants (the kernel's 32-bit parameters, common.glsl).
+  // Every kernel's interface: set 0 = `bindings` descriptors, binding i = tensor i (a
+  // storage image where bit i of `imageMask` is set, else a storage buffer), and 128 bytes
+  // of push constants (the kernel's 32-bit parameters, common.glsl).
   static constexpr uint32_t kPushConstantBytes = 128;
-  VkDescriptorSetLayout setLayout(int bindings);
-  VkPipelineLayout pipelineLayout(int bindings);
+  VkDescriptorSetLayout setLayout(int bindings, uint32_t imageMask);
+  VkPipelineLayout pipelineLayout(int bindings, uint32_t imageMask);
   // Created on first use and cached (in memory, and on disk through the pipeline cache).
-  Status pipeline(vkshaders::ShaderId id, int bindings, VkPipeline* out);
+  Status pipeline(vkshaders::ShaderId id, int bindings, uint32_t imageMask, VkPipeline* out);
+  // The 2-D storage image format of NC4HW4 f32 tensors (rgba16f with fp16 storage).
+  static VkFormat imageFormat(bool fp16) {
+    return fp16 ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
+  }
+  // Whether `format` can be a storage image here (loads and stores, format declared).
+  bool storageImageFormat(VkFormat format) const;
 
   const std::string& pipelineCachePath() const { return cachePath_; }
   bool pipelineCacheLoaded() const { return cacheLoaded_; }
@@ -81,9 +88,10 @@ class VulkanContext {
   VkPhysicalDeviceMemoryProperties memProps_{};
   std::mutex mutex_;       // the caches below
   std::mutex queueMutex_;  // vkQueueSubmit
-  std::map<int, VkDescriptorSetLayout> setLayouts_;
-  std::map<int, VkPipelineLayout> pipelineLayouts_;
-  std::map<std::pair<uint32_t, int>, VkPipeline> pipelines_;
+  using Signature = std::pair<int, uint32_t>;  // (bindings, imageMask)
+  std::map<Signature, VkDescriptorSetLayout> setLayouts_;
+  std::map<Signature, VkPipelineLayout> pipelineLayouts_;
+  std::map<std::pair<uint32_t, Signature>, VkPipeline> pipelines_;
   std::map<uint32_t, VkShaderModule> modules_;
 };
 

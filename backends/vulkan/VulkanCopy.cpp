@@ -1,7 +1,9 @@
-// Planned host <-> device copies. An upload memcpy's the host tensor into a staging buffer
-// at run time (before the segment is submitted); the recorded commands move it into the
-// tensor, converting NC4HW4 -> NCHW on the GPU. A download records the reverse and
-// memcpy's the staging buffer out once the segment has finished.
+// Planned host <-> device copies and device layout conversions. An upload memcpy's the host
+// tensor into a staging buffer at run time (before the segment is submitted); the recorded
+// commands move it into the tensor, converting layout (NCHW or NC4HW4 buffers, NC4HW4
+// images) and precision on the GPU. A download records the reverse and memcpy's the
+// staging buffer out once the segment has finished. On the device, NCHW buffers and NC4HW4
+// images convert into each other with image_convert.comp.
 #include <cstring>
 
 #include "backends/vulkan/VulkanBackend.hpp"
@@ -43,9 +45,11 @@ class VulkanTransfer final : public Execution {
     const std::string label = "copy '" + src->name() + "'";
     if (src->dtype() != dst->dtype() || src->shape() != dst->shape())
       return Status::unsupported("Vulkan: copies keep dtype and shape (" + src->describe() + " -> " + dst->describe() + ")");
+    if (!upload_ && !download_) return convertOnDevice(vk, src, dst, label);
     if (upload_ == download_) return Status::internal("Vulkan: " + label + " must go between the host and the device");
     const Tensor* device = upload_ ? dst : src;
     const Tensor* host = upload_ ? src : dst;
+    if (device->layout() == Layout::kNC4HW4) return transferImage(vk, device, host, label);
     // The device side is NCHW (in fp16 when the backend stores f32 as fp16); the host side
     // may be NC4HW4. A kernel converts layout and precision on the GPU; only what it does
     // not cover (NC4HW4 of non-32-bit types) is converted on the host.
@@ -74,23 +78,12 @@ class VulkanTransfer final : public Execution {
                                                           : std::vector<VulkanBinding>{tensor, stage},
                                           params, total, label, &timer_));
     }
-    if (download_) {
-      const bool convert = hostConvert_;
-      VulkanBuffer* staging = staging_;
-      vk.afterSubmit([dst, staging, convert, device] {
-        if (!convert) {
-          std::memcpy(dst->data(), staging->mapped, dst->byteSize());
-          return;
-        }
-        Tensor tmp = Tensor::hostWrap(staging->mapped, device->shape(), device->dtype(), device->layout());
-        convertLayout(tmp, *dst);
-      });
-    }
-    return Status::ok();
+    return afterDownload(vk, dst, device);
   }
 
   Status onExecute(const Tensors& inputs, const Tensors&) override {
     if (!upload_) return Status::ok();
+    if (!staging_) return Status::internal("Vulkan upload: planned without a staging buffer");
     const Tensor* src = inputs[0];
     if (!src->data()) return Status::internal("Vulkan upload: " + src->describe() + " has no host data");
     if (!hostConvert_) {
@@ -103,6 +96,66 @@ class VulkanTransfer final : public Execution {
   }
 
  private:
+  // NCHW buffer <-> NC4HW4 image on this device.
+  Status convertOnDevice(VulkanBackend& vk, const Tensor* src, Tensor* dst, const std::string& label) {
+    const bool toImage = src->layout() == Layout::kNCHW && dst->layout() == Layout::kNC4HW4;
+    const bool fromImage = src->layout() == Layout::kNC4HW4 && dst->layout() == Layout::kNCHW;
+    if (!toImage && !fromImage)
+      return Status::unsupported("Vulkan: no device conversion " + src->describe() + " -> " + dst->describe());
+    return dispatchImage(vk, toImage ? ShaderId::image_convert_FROM_NCHW : ShaderId::image_convert_TO_NCHW,
+                         VulkanBackend::binding(src), VulkanBackend::binding(dst), src->shape(), label);
+  }
+
+  // Host <-> NC4HW4 image through an fp32 staging buffer in the host's layout (NCHW or
+  // packed NC4HW4; other host layouts are converted to NCHW on the host).
+  Status transferImage(VulkanBackend& vk, const Tensor* device, const Tensor* host, const std::string& label) {
+    if (device->dtype() != DataType::kF32)
+      return Status::unsupported("Vulkan: NC4HW4 images hold f32 tensors, not " + device->describe());
+    const bool packed = host->layout() == Layout::kNC4HW4;
+    hostConvert_ = !packed && host->layout() != Layout::kNCHW;
+    hostLayout_ = hostConvert_ ? Layout::kNCHW : host->layout();
+    TESSERA_RETURN_IF_ERROR(vk.planBuffer(hostConvert_ ? host->elementCount() * 4 : host->byteSize(), &staging_));
+    const VulkanBinding stage{staging_->buffer, 0, staging_->size};
+    const VulkanBinding image = VulkanBackend::binding(device);
+    if (upload_)
+      TESSERA_RETURN_IF_ERROR(dispatchImage(vk, packed ? ShaderId::image_convert_FROM_PACKED_F32
+                                                       : ShaderId::image_convert_FROM_NCHW_F32,
+                                            stage, image, device->shape(), label));
+    else
+      TESSERA_RETURN_IF_ERROR(dispatchImage(vk, packed ? ShaderId::image_convert_TO_PACKED_F32
+                                                       : ShaderId::image_convert_TO_NCHW_F32,
+                                            image, stage, device->shape(), label));
+    return afterDownload(vk, host, device);
+  }
+
+  Status dispatchImage(VulkanBackend& vk, ShaderId kernel, const VulkanBinding& from, const VulkanBinding& to,
+                       const Shape& shape, const std::string& label) {
+    const Nc4Grid g = nc4Grid(shape);
+    const int64_t pixels = g.width() * g.height();
+    return vk.dispatch(kernel, {from, to},
+                       {static_cast<uint32_t>(pixels), static_cast<uint32_t>(g.c), static_cast<uint32_t>(g.h),
+                        static_cast<uint32_t>(g.w)},
+                       pixels, label, &timer_);
+  }
+
+  // Downloads copy the staging buffer out once the segment has run.
+  Status afterDownload(VulkanBackend& vk, const Tensor* hostSide, const Tensor* device) {
+    if (!download_) return Status::ok();
+    Tensor* dst = const_cast<Tensor*>(hostSide);
+    const bool convert = hostConvert_;
+    const Layout stagedLayout = hostLayout_;
+    VulkanBuffer* staging = staging_;
+    vk.afterSubmit([dst, staging, convert, device, stagedLayout] {
+      if (!convert) {
+        std::memcpy(dst->data(), staging->mapped, dst->byteSize());
+        return;
+      }
+      Tensor tmp = Tensor::hostWrap(staging->mapped, device->shape(), device->dtype(), stagedLayout);
+      convertLayout(tmp, *dst);
+    });
+    return Status::ok();
+  }
+
   bool upload_, download_;
   bool hostConvert_ = false;
   Layout hostLayout_ = Layout::kNCHW;
@@ -113,7 +166,6 @@ class VulkanTransfer final : public Execution {
 }  // namespace
 
 std::unique_ptr<Execution> VulkanBackend::onCreateCopy(const Tensor* src, Tensor* dst) {
-  if (src->backend() == this && dst->backend() == this) return nullptr;  // every tensor here is NCHW
   return std::make_unique<VulkanTransfer>(this, src, dst);
 }
 

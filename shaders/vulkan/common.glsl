@@ -1,8 +1,8 @@
 // Shared by every kernel: the 1-D invocation index over a 2-D grid of 64-wide groups, the
 // dispatch's 32-bit parameters (push constants: 128 bytes, the guaranteed minimum; cheaper
 // than a buffer read on every device, by far on lavapipe), and tensor declarations.
-// Tensors are storage buffers of `float` here; the macros are the one place a storage
-// change is made.
+// Plain tensors are storage buffers of `float`; NC4HW4 tensors are 2-D storage images (see
+// NC4_IN below). These macros are the one place a storage change is made.
 #ifdef FP16
 // fp16 storage, fp32 arithmetic: loads convert up (LD), stores convert down (ST).
 #extension GL_EXT_shader_16bit_storage : require
@@ -16,8 +16,16 @@
 #define LD4(v) vec4(v)
 #ifdef FP16
 #define ST(v) STORAGE(clamp(v, -65504.0, 65504.0))
+// Image stores round to fp16 here (lavapipe's rgba16f store would truncate, a bias that
+// grows layer by layer); the value stored is then exact.
+vec4 toHalf4(vec4 v) {
+  v = clamp(v, -65504.0, 65504.0);
+  return vec4(unpackHalf2x16(packHalf2x16(v.xy)), unpackHalf2x16(packHalf2x16(v.zw)));
+}
+#define ST4(v) toHalf4(v)
 #else
 #define ST(v) (v)
+#define ST4(v) (v)
 #endif
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Params { uint P[32]; };
@@ -28,6 +36,55 @@ layout(push_constant) uniform Params { uint P[32]; };
 // Always fp32 (host tables, staging buffers).
 #define F32_IN(b, name) layout(std430, set = 0, binding = b) readonly buffer Buf##b { float name[]; }
 #define F32_OUT(b, name) layout(std430, set = 0, binding = b) writeonly buffer Buf##b { float name[]; }
+
+// NC4HW4 operands. A kernel over NC4HW4 tensors is built twice: with IMAGE (its NC4HW4
+// operands are rgba storage images, pixel (c4 * W + x, n * H + y)) and without (the same
+// operands are NCHW buffers, read and written 4 channels at a time) for tensors that cannot
+// be images. NC4_IN(b, T) declares operand T and `vec4 load_T(g, n, c4, y, x)`; NC4_OUT
+// declares `store_T(g, n, c4, y, x, v)`, which writes 0 to the lanes past C. g is the
+// tensor's ivec3(C, H, W) (rank 5: H = D * H of the tensor in buffers).
+#ifdef FP16
+#define IMG_FMT rgba16f
+#else
+#define IMG_FMT rgba32f
+#endif
+vec4 lanes(vec4 v, int c4, int C) {
+  int left = C - c4 * 4;
+  return left >= 4 ? v : vec4(v.x, left > 1 ? v.y : 0.0, left > 2 ? v.z : 0.0, 0.0);
+}
+#ifdef IMAGE
+#define NC4_IN(b, T)                                                                               \
+  layout(set = 0, binding = b, IMG_FMT) uniform readonly image2D T;                                \
+  vec4 load_##T(ivec3 g_, int n_, int c4_, int y_, int x_) {                                       \
+    return imageLoad(T, ivec2(c4_ * g_.z + x_, n_ * g_.y + y_));                                   \
+  }                                                                                                \
+  vec4 load_##T(ivec3, int, int, int, int)  // (lets the use end with ';')
+#define NC4_OUT(b, T)                                                                              \
+  layout(set = 0, binding = b, IMG_FMT) uniform writeonly image2D T;                               \
+  void store_##T(ivec3 g_, int n_, int c4_, int y_, int x_, vec4 v_) {                             \
+    imageStore(T, ivec2(c4_ * g_.z + x_, n_ * g_.y + y_), ST4(lanes(v_, c4_, g_.x)));              \
+  }                                                                                                \
+  void store_##T(ivec3, int, int, int, int, vec4)  // (lets the use end with ';')
+#else
+#define NC4_IN(b, T)                                                                               \
+  TENSOR_IN(b, T);                                                                                 \
+  vec4 load_##T(ivec3 g_, int n_, int c4_, int y_, int x_) {                                       \
+    int p_ = g_.y * g_.z, i_ = ((n_ * g_.x + c4_ * 4) * g_.y + y_) * g_.z + x_, l_ = g_.x - c4_ * 4; \
+    return vec4(LD(T[i_]), l_ > 1 ? LD(T[i_ + p_]) : 0.0,                                          \
+                l_ > 2 ? LD(T[i_ + 2 * p_]) : 0.0, l_ > 3 ? LD(T[i_ + 3 * p_]) : 0.0);             \
+  }                                                                                                \
+  vec4 load_##T(ivec3, int, int, int, int)  // (lets the use end with ';')
+#define NC4_OUT(b, T)                                                                              \
+  TENSOR_OUT(b, T);                                                                                \
+  void store_##T(ivec3 g_, int n_, int c4_, int y_, int x_, vec4 v_) {                             \
+    int p_ = g_.y * g_.z, i_ = ((n_ * g_.x + c4_ * 4) * g_.y + y_) * g_.z + x_, l_ = g_.x - c4_ * 4; \
+    T[i_] = ST(v_.x);                                                                              \
+    if (l_ > 1) T[i_ + p_] = ST(v_.y);                                                             \
+    if (l_ > 2) T[i_ + 2 * p_] = ST(v_.z);                                                         \
+    if (l_ > 3) T[i_ + 3 * p_] = ST(v_.w);                                                         \
+  }                                                                                                \
+  void store_##T(ivec3, int, int, int, int, vec4)  // (lets the use end with ';')
+#endif
 
 uint gid() { return gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x; }
 int pint(int i) { return int(P[i]); }
@@ -40,4 +97,8 @@ float activate(int code, float v, float a, float b) {
   if (code == 3) return v < 0.0 ? v * a : v;
   if (code == 4) return 1.0 / (1.0 + exp(-v));
   return v;
+}
+vec4 activate4(int code, vec4 v, float a, float b) {
+  return vec4(activate(code, v.x, a, b), activate(code, v.y, a, b), activate(code, v.z, a, b),
+              activate(code, v.w, a, b));
 }

@@ -1,29 +1,34 @@
-// variants: DIRECT, TILED ; precision: fp32 fp16
-// Direct convolution over up to 3 spatial dims (1-D and 2-D use leading extents of 1):
-// grouped, depthwise, dilated, strided, padded, with an optional bias and fused activation.
-// Each invocation computes 4 consecutive output columns of 1 output channel (DIRECT) or of
-// 4 output channels of one group (TILED, when M/group is a multiple of 4, with weights
-// packed by the host as vec4 over those 4 channels: [M/4][C/group][kernel]), so every
-// input and weight load feeds several multiply-adds.
+// variants: GEMM, DEPTHWISE, GENERIC, GEMM_IMAGE, DEPTHWISE_IMAGE, GENERIC_IMAGE ; precision: fp32 fp16
+// Direct convolution over up to 3 spatial dims (1-D and 2-D use leading extents of 1),
+// grouped, depthwise, dilated, strided, padded, with an optional bias and fused activation,
+// on NC4HW4 tensors (x and y; *_IMAGE builds: storage images, else NCHW buffers with
+// 4-channel loads, see NC4_IN). Each invocation computes 4 output channels (one c4 block)
+// at 4 consecutive output columns, so each input load feeds 16 multiply-adds:
+//   GEMM (group 1, or C/group and M/group multiples of 4): input blocks of 4 channels
+//        times 4x4 weight blocks (conv_weights.comp GEMM);
+//   DEPTHWISE (C/group = M/group = 1): one vec4 of weights per tap;
+//   GENERIC (other groupings): each output lane gathers its group's channels one by one.
 // P: 0 count, 1 C, 2 M, 3 group, 4 hasBias, 5 act, 6 actA, 7 actB,
 //    8..10 in DHW, 11..13 out DHW, 14..16 kernel, 17..19 stride, 20..22 dilation, 23..25 pad
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#if defined(GEMM_IMAGE) || defined(DEPTHWISE_IMAGE) || defined(GENERIC_IMAGE)
+#define IMAGE
+#endif
+#if defined(GEMM) || defined(GEMM_IMAGE)
+#define KIND_GEMM
+#elif defined(DEPTHWISE) || defined(DEPTHWISE_IMAGE)
+#define KIND_DEPTHWISE
+#endif
 #include "common.glsl"
-TENSOR_IN(0, x);
-#ifdef TILED
+NC4_IN(0, x);
+#if defined(KIND_GEMM) || defined(KIND_DEPTHWISE)
 TENSOR4_IN(1, w);
 #else
 TENSOR_IN(1, w);
 #endif
 TENSOR_IN(2, bias);
-TENSOR_OUT(3, y);
-
-#ifdef TILED
-#define OC 4
-#else
-#define OC 1
-#endif
+NC4_OUT(3, y);
 #define PX 4
 
 void main() {
@@ -34,26 +39,30 @@ void main() {
   int KD = pint(14), KH = pint(15), KW = pint(16);
   int SD = pint(17), SH = pint(18), SW = pint(19), DD = pint(20), DH = pint(21), DW = pint(22);
   int PD = pint(23), PH = pint(24), PW = pint(25);
-  int OWB = (OW + PX - 1) / PX, MB = M / OC;
+  int OWB = (OW + PX - 1) / PX, M4 = (M + 3) / 4;
   int ox0 = int(i % uint(OWB)) * PX;
   uint rest = i / uint(OWB);
   int oy = int(rest % uint(OH)); rest /= uint(OH);
   int oz = int(rest % uint(OD)); rest /= uint(OD);
-  int m0 = int(rest % uint(MB)) * OC;
-  int n = int(rest / uint(MB));
-  int Cg = C / G, Mg = M / G, g = m0 / Mg;
-  int K = KD * KH * KW;
-  float acc[OC][PX];
-  for (int j = 0; j < OC; ++j) {
-    float b = pint(4) != 0 ? LD(bias[m0 + j]) : 0.0;
-    for (int p = 0; p < PX; ++p) acc[j][p] = b;
-  }
-  for (int ic = 0; ic < Cg; ++ic) {
-    int xBase = (n * C + g * Cg + ic) * D * H * W;
-  #ifdef TILED
-    int wBase = ((m0 / 4) * Cg + ic) * K;
+  int m4 = int(rest % uint(M4));
+  int n = int(rest / uint(M4));
+  ivec3 gx = ivec3(C, D * H, W), gy = ivec3(M, OD * OH, OW);
+  int Cg = C / G, Mg = M / G, K = KD * KH * KW;
+  vec4 b4 = vec4(0.0);
+  if (pint(4) != 0)
+    for (int j = 0; j < 4; ++j)
+      if (m4 * 4 + j < M) b4[j] = LD(bias[m4 * 4 + j]);
+  vec4 acc[PX];
+  for (int p = 0; p < PX; ++p) acc[p] = b4;
+#if defined(KIND_GEMM)
+  int Cg4 = (Cg + 3) / 4, g = (m4 * 4) / Mg, cBase4 = g * Cg / 4;
+  for (int c4 = 0; c4 < Cg4; ++c4) {
+    int wBase = (m4 * Cg4 + c4) * K * 4;
+#elif defined(KIND_DEPTHWISE)
+  {
+    int c4 = m4, cBase4 = 0, wBase = m4 * K;
 #else
-    int wBase = (m0 * Cg + ic) * K;
+  {
 #endif
     for (int kz = 0; kz < KD; ++kz) {
       int iz = oz * SD - PD + kz * DD;
@@ -61,25 +70,38 @@ void main() {
       for (int ky = 0; ky < KH; ++ky) {
         int iy = oy * SH - PH + ky * DH;
         if (iy < 0 || iy >= H) continue;
-        int row = xBase + (iz * H + iy) * W;
+        int row = iz * H + iy;
         for (int kx = 0; kx < KW; ++kx) {
-          float xv[PX];
+          int k = (kz * KH + ky) * KW + kx;
+#if defined(KIND_GEMM)
+          vec4 w0 = LD4(w[wBase + k * 4]), w1 = LD4(w[wBase + k * 4 + 1]);
+          vec4 w2 = LD4(w[wBase + k * 4 + 2]), w3 = LD4(w[wBase + k * 4 + 3]);
           for (int p = 0; p < PX; ++p) {
             int ix = (ox0 + p) * SW - PW + kx * DW;
-            xv[p] = (ix >= 0 && ix < W) ? LD(x[row + ix]) : 0.0;
+            if (ix < 0 || ix >= W) continue;
+            vec4 xv = load_x(gx, n, cBase4 + c4, row, ix);
+            acc[p] += w0 * xv.x + w1 * xv.y + w2 * xv.z + w3 * xv.w;
           }
-          int k = (kz * KH + ky) * KW + kx;
-#ifdef TILED
+#elif defined(KIND_DEPTHWISE)
           vec4 wv = LD4(w[wBase + k]);
           for (int p = 0; p < PX; ++p) {
-            acc[0][p] += xv[p] * wv.x;
-            acc[1][p] += xv[p] * wv.y;
-            acc[2][p] += xv[p] * wv.z;
-            acc[3][p] += xv[p] * wv.w;
+            int ix = (ox0 + p) * SW - PW + kx * DW;
+            if (ix >= 0 && ix < W) acc[p] += wv * load_x(gx, n, c4, row, ix);
           }
 #else
-          float wv = LD(w[wBase + k]);
-          for (int p = 0; p < PX; ++p) acc[0][p] += xv[p] * wv;
+          for (int j = 0; j < 4; ++j) {
+            int m = m4 * 4 + j;
+            if (m >= M) break;
+            int g = m / Mg;
+            for (int ic = 0; ic < Cg; ++ic) {
+              int c = g * Cg + ic;
+              float wv = LD(w[(m * Cg + ic) * K + k]);
+              for (int p = 0; p < PX; ++p) {
+                int ix = (ox0 + p) * SW - PW + kx * DW;
+                if (ix >= 0 && ix < W) acc[p][j] += wv * load_x(gx, n, c / 4, row, ix)[c % 4];
+              }
+            }
+          }
 #endif
         }
       }
@@ -87,9 +109,6 @@ void main() {
   }
   int act = pint(5);
   float a = pfloat(6), b = pfloat(7);
-  for (int j = 0; j < OC; ++j) {
-    int o = (((n * M + m0 + j) * OD + oz) * OH + oy) * OW;
-    for (int p = 0; p < PX; ++p)
-      if (ox0 + p < OW) y[o + ox0 + p] = ST(activate(act, acc[j][p], a, b));
-  }
+  for (int p = 0; p < PX; ++p)
+    if (ox0 + p < OW) store_y(gy, n, m4, oz * OH + oy, ox0 + p, activate4(act, acc[p], a, b));
 }

@@ -21,6 +21,9 @@ TEST(VulkanConv, GroupsStridesDilationsPads) {
   const Case cases[] = {
       {1, 1, 5, 5, 1, 3, 1, 1, 1, 0},   {3, 3, 7, 9, 5, 3, 1, 2, 1, 1},  {1, 5, 9, 7, 13, 1, 1, 1, 1, 0},
       {1, 13, 11, 5, 13, 3, 13, 1, 1, 1}, {3, 6, 8, 9, 4, 3, 2, 1, 2, 2}, {1, 3, 17, 13, 8, 5, 1, 3, 1, 2},
+      {2, 8, 7, 5, 12, 3, 2, 1, 1, 1},  // groups of 4 in, 6 out: the generic kernel
+      {2, 16, 6, 7, 8, 3, 2, 2, 1, 1},  // groups of 8 in, 4 out: 4x4 blocks per group
+      {1, 3, 9, 8, 6, 3, 3, 1, 1, 1},   // depthwise with a channel multiplier of 2
   };
   for (const Case& c : cases) {
     const Tensor x = randomTensor({c.n, c.c, c.h, c.w}, 21);
@@ -33,6 +36,42 @@ TEST(VulkanConv, GroupsStridesDilationsPads) {
   // 1-D, asymmetric pads.
   expectVulkanMatchesCpu("Conv", {randomTensor({3, 5, 19}, 24), randomTensor({7, 5, 4}, 25)},
                          convAttrs({2}, {1}, {1, 2}, 1), 1, {false, true});
+  // 3-D: the NCHW buffer build of the same kernel.
+  expectVulkanMatchesCpu("Conv", {randomTensor({2, 5, 4, 5, 3}, 26), randomTensor({6, 5, 2, 3, 2}, 27)},
+                         convAttrs({1, 2, 1}, {1, 1, 1}, {0, 1, 1, 1, 0, 0}, 1), 1, {false, true});
+  // Wider than the image limit (16384 pixels on lavapipe): also the buffer build.
+  expectVulkanMatchesCpu("Conv", {randomTensor({1, 3, 16500}, 28), randomTensor({5, 3, 3}, 29)},
+                         convAttrs({1}, {1}, {1, 1}, 1), 1, {false, true});
+}
+
+// 2-D convs pass their activations to each other in NC4HW4 storage images: the only
+// conversions are the upload into the first image and the download of the last.
+TEST(VulkanConv, ActivationsLiveInStorageImages) {
+  TESSERA_REQUIRE_VULKAN();
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 5, 9, 7});
+  g.constant("w1", randomTensor({6, 5, 3, 3}, 41));
+  g.constant("w2", randomTensor({3, 6, 1, 1}, 42));
+  const std::string h = g.op1("Conv", {"x", "w1"}, convAttrs({1, 1}, {1, 1}, {1, 1, 1, 1}, 1));
+  const std::string y = g.op1("Conv", {h, "w2"}, convAttrs({1, 1}, {1, 1}, {0, 0, 0, 0}, 1));
+  g.output(y);
+  std::shared_ptr<Graph> graph;
+  ASSERT_TRUE(g.build(&graph).isOk());
+  SessionOptions o;
+  o.backends = {BackendType::kVulkan};
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(graph, o, &s).isOk());
+  std::map<std::string, Tensor> in = {{"x", randomTensor({1, 5, 9, 7}, 43)}}, out;
+  ASSERT_TRUE(s->run(in, &out).isOk());
+  int toImage = 0, fromImage = 0, other = 0;
+  for (const std::string& c : s->report().conversions) {
+    if (c.find("cpu NCHW -> vulkan NC4HW4") != std::string::npos) ++toImage;
+    else if (c.find("vulkan NC4HW4 -> cpu NCHW") != std::string::npos) ++fromImage;
+    else if (c.find("vulkan NCHW") == std::string::npos) ++other;  // weights go to NCHW buffers
+  }
+  EXPECT_EQ(toImage, 1) << s->report().toString();
+  EXPECT_EQ(fromImage, 1) << s->report().toString();
+  EXPECT_EQ(other, 0) << s->report().toString();
 }
 
 TEST(VulkanConvTranspose, StridesPadsGroups) {

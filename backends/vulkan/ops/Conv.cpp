@@ -1,5 +1,6 @@
-// Vulkan Conv (1-D, 2-D and 3-D; grouped, depthwise, dilated, strided, padded, with bias).
-// Kernel: shaders/vulkan/conv.comp.
+// Vulkan Conv (1-D, 2-D and 3-D; grouped, depthwise, dilated, strided, padded, with bias) on
+// NC4HW4: storage images when they can hold the tensors (1-D and 2-D), else the NCHW buffer
+// build of the same kernel. Kernels: shaders/vulkan/conv.comp, conv_weights.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
 #include "ops/Conv.hpp"
@@ -7,41 +8,72 @@
 namespace tessera {
 namespace {
 
+using vkshaders::ShaderId;
+
+enum class ConvKind { kGemm, kDepthwise, kGeneric };
+
+ConvKind kindOf(const ConvShape& cs) {
+  const int64_t cg = cs.inChannels / cs.group, mg = cs.outPerGroup();
+  if (cs.group == 1 || (cg % 4 == 0 && mg % 4 == 0)) return ConvKind::kGemm;
+  if (cg == 1 && mg == 1) return ConvKind::kDepthwise;
+  return ConvKind::kGeneric;
+}
+
+ShaderId shaderOf(ConvKind k, bool image) {
+  switch (k) {
+    case ConvKind::kGemm: return image ? ShaderId::conv_GEMM_IMAGE : ShaderId::conv_GEMM;
+    case ConvKind::kDepthwise: return image ? ShaderId::conv_DEPTHWISE_IMAGE : ShaderId::conv_DEPTHWISE;
+    case ConvKind::kGeneric: break;
+  }
+  return image ? ShaderId::conv_GENERIC_IMAGE : ShaderId::conv_GENERIC;
+}
+
 class VulkanConv final : public VulkanExecution {
  public:
-  VulkanConv(Backend* b, const Node& n, const ConvParams& p) : VulkanExecution(b, n.label()), params_(p) {}
+  VulkanConv(Backend* b, const Node& n, const ConvParams& p, bool images)
+      : VulkanExecution(b, n.label()), params_(p), images_(images) {}
 
   WorkEstimate work(const Tensors& in, const Tensors& out) const override { return convWork(in, out); }
+
+  void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    in->assign(available.size(), Layout::kNCHW);
+    (*in)[0] = (*out)[0] = images_ ? Layout::kNC4HW4 : Layout::kNCHW;
+  }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
     ConvShape cs;
     TESSERA_RETURN_IF_ERROR(resolveConv(params_, in[0]->shape(), in[1]->shape(), &cs));
     const bool hasBias = in.size() > 2 && in[2];
-    // One invocation per 4 output columns (x OC channels): see conv.comp.
-    const bool tiled = cs.outPerGroup() % 4 == 0;
+    const ConvKind kind = kindOf(cs);
     const WindowGeometry w3 = cs.window.padTo3D();
-    const int64_t invocations = cs.batch * (cs.outChannels / (tiled ? 4 : 1)) * w3.output[0] * w3.output[1] *
-                                ((w3.output[2] + 3) / 4);
+    const int64_t m4 = (cs.outChannels + 3) / 4;
+    const int64_t invocations = cs.batch * m4 * w3.output[0] * w3.output[1] * ((w3.output[2] + 3) / 4);
     std::vector<uint32_t> p = {vkops::u32(invocations), vkops::u32(cs.inChannels), vkops::u32(cs.outChannels),
                                vkops::u32(cs.group), hasBias ? 1u : 0u, 0u, 0u, 0u};
     vkops::pushWindow(p, cs.window, false);
     VulkanBinding weights = VulkanBackend::binding(in[1]);
-    if (tiled) {  // [M][C/g][K] -> [M/4][C/g][K][4], re-packed on the GPU before the conv
-      const int64_t ck = in[1]->elementCount() / cs.outChannels;
+    if (kind != ConvKind::kGeneric) {  // packed in 4-channel blocks on the GPU (conv_weights.comp)
+      const int64_t cg = cs.inChannels / cs.group, k = in[1]->elementCount() / (cs.outChannels * cg);
+      const int64_t floats = kind == ConvKind::kGemm ? m4 * ((cg + 3) / 4) * k * 16 : m4 * k * 4;
       VulkanBinding packed;
-      TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(in[1]->byteSize(), &packed));
-      TESSERA_RETURN_IF_ERROR(vkops::stridedCopy(*this, weights, packed, {cs.outChannels / 4, ck, 4}, {4 * ck, 1, ck},
-                                                 {4 * ck, 4, 1}));
+      TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * (vk().fp16() ? 2 : 4), &packed));
+      TESSERA_RETURN_IF_ERROR(dispatch(kind == ConvKind::kGemm ? ShaderId::conv_weights_GEMM
+                                                               : ShaderId::conv_weights_DEPTHWISE,
+                                       {weights, packed},
+                                       {vkops::u32(floats), vkops::u32(cs.outChannels), vkops::u32(cg), vkops::u32(k)},
+                                       floats));
       weights = packed;
     }
-    return dispatch(tiled ? vkshaders::ShaderId::conv_TILED : vkshaders::ShaderId::conv_DIRECT,
-                    {VulkanBackend::binding(in[0]), weights,
-                     VulkanBackend::binding(hasBias ? in[2] : in[1]), VulkanBackend::binding(out[0])},
+    return dispatch(shaderOf(kind, images_),
+                    {VulkanBackend::binding(in[0]), weights, VulkanBackend::binding(hasBias ? in[2] : in[1]),
+                     VulkanBackend::binding(out[0])},
                     p, invocations);
   }
 
  private:
   ConvParams params_;
+  bool images_;
 };
 
 TESSERA_VK_CREATOR(createConv) {
@@ -52,7 +84,9 @@ TESSERA_VK_CREATOR(createConv) {
   ConvShape cs;
   if (!resolveConv(p, inputs[0]->shape(), inputs[1]->shape(), &cs).isOk()) return nullptr;
   if (cs.window.rank < 1 || cs.window.rank > 3) return nullptr;
-  return std::make_unique<VulkanConv>(b, node, p);
+  auto* vk = static_cast<VulkanBackend*>(b);
+  const bool images = cs.window.rank <= 2 && vk->imagesFit({inputs[0], outputs[0]});
+  return std::make_unique<VulkanConv>(b, node, p, images);
 }
 
 }  // namespace

@@ -1,0 +1,29 @@
+// variants: GEMM, DEPTHWISE ; precision: fp32 fp16
+// Packs conv weights [M][C/group][K] for conv.comp, zero-filling the channels past M and
+// C/group so the kernel needs no edge tests:
+//   GEMM:      vec4 w[((m4 * Cg4 + c4) * K + k) * 4 + i] = weights of output channels
+//              4*m4..+3 for input channel 4*c4 + i (a 4x4 block per tap).
+//   DEPTHWISE: vec4 w[m4 * K + k] = weights of channels 4*m4..+3 (C/group = 1).
+// One invocation per packed float. P: 0 count, 1 M, 2 Cg, 3 K
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+TENSOR_IN(0, w);
+TENSOR_OUT(1, packed);
+
+void main() {
+  uint i = gid();
+  if (i >= P[0]) return;
+  int M = pint(1), Cg = pint(2), K = pint(3);
+  int lane = int(i % 4u);  // output channel within the block of 4
+  int rest = int(i / 4u);
+#ifdef GEMM
+  int ci = rest % 4; rest /= 4;
+  int k = rest % K; rest /= K;
+  int Cg4 = (Cg + 3) / 4;
+  int c = (rest % Cg4) * 4 + ci, m = (rest / Cg4) * 4 + lane;
+#else
+  int k = rest % K, c = 0, m = (rest / K) * 4 + lane;
+#endif
+  packed[i] = ST((m < M && c < Cg) ? LD(w[(m * Cg + c) * K + k]) : 0.0);  // select in fp32
+}
