@@ -74,6 +74,28 @@ inline bool fits32(const Tensors& ts) {
   return true;
 }
 
+// Whether these f32 tensors can all be NC4HW4 storage images on backend `b`.
+inline bool imagesFit(Backend* b, const Tensors& ts) { return static_cast<VulkanBackend*>(b)->imagesFit(ts); }
+
+// selectLayouts of layout-agnostic ops (elementwise): stay in NC4HW4 images when the first
+// input already is in NC4HW4 and `images` (the tensors fit), else work on NCHW buffers.
+inline void followImages(bool images, const std::vector<Layout>& available, std::vector<Layout>* in,
+                         std::vector<Layout>* out) {
+  const Layout l = images && !available.empty() && available[0] == Layout::kNC4HW4 ? Layout::kNC4HW4 : Layout::kNCHW;
+  in->assign(available.size(), Layout::kNCHW);
+  if (!in->empty()) (*in)[0] = l;
+  for (auto& o : *out) o = l;
+}
+
+// Appends the NC4HW4 grid (C, H, W) of `s` (see Nc4Grid) and returns its pixel count.
+inline int64_t pushGrid(std::vector<uint32_t>& p, const Shape& s) {
+  const Nc4Grid g = nc4Grid(s);
+  p.push_back(u32(g.c));
+  p.push_back(u32(g.h));
+  p.push_back(u32(g.w));
+  return g.width() * g.height();
+}
+
 // Records y[outOffset + c.outStrides] = x[inOffset + (c % mods).inStrides] over `dims`
 // (shaders/vulkan/strided_copy.comp). Empty `mods` means no wrap-around.
 inline Status stridedCopy(VulkanExecution& exec, const VulkanBinding& x,

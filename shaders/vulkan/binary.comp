@@ -1,13 +1,36 @@
-// variants: ; precision: fp32 fp16
-// Elementwise binary ops with numpy broadcasting (rank <= 6; broadcast dims have stride 0).
+// variants: PLAIN, IMAGE, IMAGE_SCALAR_A, IMAGE_SCALAR_B ; precision: fp32 fp16
+// Elementwise binary ops with numpy broadcasting.
+// PLAIN: buffers of rank <= 6 (broadcast dims have stride 0), 4 elements an invocation.
 // P: 0 count, 1 op (0 add 1 sub 2 mul 3 div 4 pow 5 max 6 min 7 prelu 8 add-then-scale),
 //    2 rank, 3..8 out dims, 9..14 a strides, 15..20 b strides, 21 scale.
+// IMAGE*: NC4HW4 images of one rank, broadcasting whole dimensions (a channel count of 1
+// spreads over the 4 lanes), one pixel an invocation; _SCALAR_A/_B: that operand is a
+// one-element buffer. P: 0 pixels, 1 op, 2..4 y C H W, 5..8 a N C H W, 9..12 b N C H W, 21 scale.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#if defined(IMAGE_SCALAR_A) || defined(IMAGE_SCALAR_B)
+#define IMAGE
+#endif
 #include "common.glsl"
+#if defined(IMAGE_SCALAR_A)
 TENSOR_IN(0, a);
+#elif defined(IMAGE)
+NC4_IN(0, a);
+#else
+TENSOR_IN(0, a);
+#endif
+#if defined(IMAGE_SCALAR_B)
 TENSOR_IN(1, b);
+#elif defined(IMAGE)
+NC4_IN(1, b);
+#else
+TENSOR_IN(1, b);
+#endif
+#ifdef IMAGE
+NC4_OUT(2, y);
+#else
 TENSOR_OUT(2, y);
+#endif
 
 float powOnnx(float x, float e) {
   if (e == 0.0) return 1.0;
@@ -19,6 +42,53 @@ float powOnnx(float x, float e) {
   return pow(x, e);
 }
 
+float combine(int op, float u, float v) {
+  switch (op) {
+    case 0: return u + v;
+    case 1: return u - v;
+    case 2: return u * v;
+    case 3: return u / v;
+    case 4: return powOnnx(u, v);
+    case 5: return (isnan(u) || isnan(v)) ? u + v : max(u, v);
+    case 6: return (isnan(u) || isnan(v)) ? u + v : min(u, v);
+    case 7: return u < 0.0 ? u * v : u;
+    default: return (u + v) * pfloat(21);
+  }
+}
+
+#ifdef IMAGE
+// The grid g of the operand whose N C H W start at P[first], and the pixel q it is read
+// at for output pixel p (index 0 along its broadcast dimensions).
+void operand(int first, ivec4 p, out ivec3 g, out ivec4 q) {
+  ivec4 d = ivec4(pint(first), pint(first + 1), pint(first + 2), pint(first + 3));
+  g = d.yzw;
+  q = ivec4(d.x == 1 ? 0 : p.x, d.y == 1 ? 0 : p.y, d.z == 1 ? 0 : p.z, d.w == 1 ? 0 : p.w);
+}
+
+void main() {
+  uint i = gid();
+  if (i >= P[0]) return;
+  int op = pint(1);
+  ivec3 gy = ivec3(pint(2), pint(3), pint(4)), g;
+  ivec4 p = pixelOf(i, gy), q;
+#ifdef IMAGE_SCALAR_A
+  vec4 u = vec4(LD(a[0]));
+#else
+  operand(5, p, g, q);
+  vec4 u = load_a(g, q.x, q.y, q.z, q.w);
+  if (g.x == 1) u = u.xxxx;
+#endif
+#ifdef IMAGE_SCALAR_B
+  vec4 v = vec4(LD(b[0]));
+#else
+  operand(9, p, g, q);
+  vec4 v = load_b(g, q.x, q.y, q.z, q.w);
+  if (g.x == 1) v = v.xxxx;
+#endif
+  store_y(gy, p.x, p.y, p.z, p.w,
+          vec4(combine(op, u.x, v.x), combine(op, u.y, v.y), combine(op, u.z, v.z), combine(op, u.w, v.w)));
+}
+#else
 // Four consecutive elements per invocation (fewer, fuller workgroups); P[0] counts elements.
 void main() {
   uint first = gid() * 4u;
@@ -38,18 +108,7 @@ void main() {
       ia += c * pint(9 + d);
       ib += c * pint(15 + d);
     }
-    float u = LD(a[ia]), v = LD(b[ib]), r;
-    switch (op) {
-      case 0: r = u + v; break;
-      case 1: r = u - v; break;
-      case 2: r = u * v; break;
-      case 3: r = u / v; break;
-      case 4: r = powOnnx(u, v); break;
-      case 5: r = (isnan(u) || isnan(v)) ? u + v : max(u, v); break;
-      case 6: r = (isnan(u) || isnan(v)) ? u + v : min(u, v); break;
-      case 7: r = u < 0.0 ? u * v : u; break;
-      default: r = (u + v) * pfloat(21); break;
-    }
-    y[i] = ST(r);
+    y[i] = ST(combine(op, LD(a[ia]), LD(b[ib])));
   }
 }
+#endif

@@ -86,6 +86,13 @@ vec4 lanes(vec4 v, int c4, int C) {
   void store_##T(ivec3, int, int, int, int, vec4)  // (lets the use end with ';')
 #endif
 
+// The NC4HW4 pixel ivec4(n, c4, y, x) of pixel index i of a tensor of grid g = (C, H, W).
+ivec4 pixelOf(uint i, ivec3 g) {
+  int x = int(i % uint(g.z)), r = int(i / uint(g.z));
+  int y = r % g.y, c4 = (r / g.y) % ((g.x + 3) / 4);
+  return ivec4(r / (g.y * ((g.x + 3) / 4)), c4, y, x);
+}
+
 uint gid() { return gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_GlobalInvocationID.x; }
 int pint(int i) { return int(P[i]); }
 float pfloat(int i) { return uintBitsToFloat(P[i]); }

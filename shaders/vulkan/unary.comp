@@ -1,11 +1,18 @@
-// variants: ; precision: fp32 fp16
+// variants: PLAIN, IMAGE ; precision: fp32 fp16
 // Elementwise unary ops and activations; the op code is UnaryKind's value (ops/Unary.hpp),
-// 100 is Clip. P: 0 count, 1 op, 2 alpha, 3 beta, 4 gamma.
+// 100 is Clip. PLAIN: any tensor in a buffer, 4 elements an invocation; IMAGE: an NC4HW4
+// image, 1 pixel (4 channels) an invocation.
+// P: 0 count (elements or pixels), 1 op, 2 alpha, 3 beta, 4 gamma, 5..7 C H W (IMAGE)
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#ifdef IMAGE
+NC4_IN(0, x);
+NC4_OUT(1, y);
+#else
 TENSOR_IN(0, x);
 TENSOR_OUT(1, y);
+#endif
 
 float erfApprox(float v) {  // Abramowitz-Stegun 7.1.26, |error| < 1.5e-7
   float s = sign(v), a = abs(v);
@@ -47,6 +54,19 @@ float apply(int op, float v, float a, float b, float g) {
   }
 }
 
+#ifdef IMAGE
+void main() {
+  uint i = gid();
+  if (i >= P[0]) return;
+  int op = pint(1);
+  float a = pfloat(2), b = pfloat(3), g = pfloat(4);
+  ivec3 grid = ivec3(pint(5), pint(6), pint(7));
+  ivec4 p = pixelOf(i, grid);
+  vec4 v = load_x(grid, p.x, p.y, p.z, p.w);
+  vec4 r = vec4(apply(op, v.x, a, b, g), apply(op, v.y, a, b, g), apply(op, v.z, a, b, g), apply(op, v.w, a, b, g));
+  store_y(grid, p.x, p.y, p.z, p.w, r);
+}
+#else
 // Four consecutive elements per invocation; P[0] counts elements.
 void main() {
   uint first = gid() * 4u;
@@ -58,3 +78,4 @@ void main() {
     y[i] = ST(apply(op, LD(x[i]), a, b, g));
   }
 }
+#endif

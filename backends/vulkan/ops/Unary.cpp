@@ -1,5 +1,6 @@
 // Vulkan elementwise unary ops and activations (every UnaryKind), and Clip with constant
-// bounds. Kernel: shaders/vulkan/unary.comp.
+// bounds, on NC4HW4 images when the input already is one, else on buffers.
+// Kernel: shaders/vulkan/unary.comp.
 #include <limits>
 
 #include "backends/vulkan/VulkanOps.hpp"
@@ -13,26 +14,39 @@ constexpr int kClipCode = 100;
 
 class VulkanUnary final : public VulkanExecution {
  public:
-  VulkanUnary(Backend* b, const Node& n, int code, float alpha, float beta, float gamma)
-      : VulkanExecution(b, n.label()), code_(code), alpha_(alpha), beta_(beta), gamma_(gamma) {}
+  VulkanUnary(Backend* b, const Node& n, int code, float alpha, float beta, float gamma, bool images)
+      : VulkanExecution(b, n.label()), code_(code), alpha_(alpha), beta_(beta), gamma_(gamma), images_(images) {}
+
+  void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    vkops::followImages(images_, available, in, out);
+  }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
+    std::vector<uint32_t> p = {0u, vkops::u32(code_), floatBits(alpha_), floatBits(beta_), floatBits(gamma_)};
+    const VulkanBinding x = VulkanBackend::binding(in[0]), y = VulkanBackend::binding(out[0]);
+    if (in[0]->layout() == Layout::kNC4HW4) {
+      const int64_t pixels = vkops::pushGrid(p, out[0]->shape());
+      p[0] = vkops::u32(pixels);
+      return dispatch(vkshaders::ShaderId::unary_IMAGE, {x, y}, p, pixels);
+    }
     const int64_t n = out[0]->elementCount();
-    return dispatch(vkshaders::ShaderId::unary, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
-                    {vkops::u32(n), vkops::u32(code_), floatBits(alpha_), floatBits(beta_), floatBits(gamma_)},
-                    (n + 3) / 4);  // 4 elements per invocation
+    p[0] = vkops::u32(n);
+    return dispatch(vkshaders::ShaderId::unary_PLAIN, {x, y}, p, (n + 3) / 4);  // 4 elements per invocation
   }
 
  private:
   int code_;
   float alpha_, beta_, gamma_;
+  bool images_;
 };
 
 TESSERA_VK_CREATOR(createUnary) {
   if (!allFloat32(inputs) || !allFloat32(outputs) || !vkops::fits32(inputs)) return nullptr;
   UnaryParams p;
   if (!UnaryParams::parse(node, &p).isOk()) return nullptr;
-  return std::make_unique<VulkanUnary>(b, node, static_cast<int>(p.kind), p.alpha, p.beta, p.gamma);
+  return std::make_unique<VulkanUnary>(b, node, static_cast<int>(p.kind), p.alpha, p.beta, p.gamma,
+                                       vkops::imagesFit(b, {inputs[0], outputs[0]}));
 }
 
 // Clip whose bounds are computed by the graph: read by the kernel (shaders/vulkan/clip.comp).
@@ -75,7 +89,7 @@ TESSERA_VK_CREATOR(createClip) {
       return std::make_unique<VulkanClipTensor>(b, node);
     }
   }
-  return std::make_unique<VulkanUnary>(b, node, kClipCode, lo, hi, 0.f);
+  return std::make_unique<VulkanUnary>(b, node, kClipCode, lo, hi, 0.f, vkops::imagesFit(b, {inputs[0], outputs[0]}));
 }
 
 }  // namespace
