@@ -94,6 +94,17 @@ TEST(VulkanImages, BinaryBroadcastsWholeDimensions) {
   expectImageOpMatchesCpu("Mean", {randomTensor(s, 73), randomTensor(s, 74)}, {true, true});
 }
 
+TEST(VulkanImages, BatchNormalization) {
+  TESSERA_REQUIRE_VULKAN();
+  for (const Shape& s : std::vector<Shape>{{2, 5, 7, 3}, {1, 13, 4, 9}, {3, 6, 11}}) {
+    const int64_t c = s[1];
+    expectImageOpMatchesCpu("BatchNormalization",
+                            {randomTensor(s, 81), randomTensor({c}, 82), randomTensor({c}, 83),
+                             randomTensor({c}, 84), randomTensor({c}, 85, 0.5f, 2.f)},
+                            {true, false, false, false, false});
+  }
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace tessera

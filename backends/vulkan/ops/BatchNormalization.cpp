@@ -1,7 +1,8 @@
 // Vulkan BatchNormalization (inference). With constant parameters the per-channel scale and
 // shift are folded on the host into an fp32 table (exact, and safe in fp16 mode, where a
 // variance may exceed the fp16 range); otherwise the kernel reads the four parameters.
-// Kernel: shaders/vulkan/batchnorm.comp (FOLDED, FULL).
+// The folded form runs on NC4HW4 images when its input comes as one.
+// Kernel: shaders/vulkan/batchnorm.comp (FOLDED, FULL, FOLDED_IMAGE).
 #include <cmath>
 
 #include "backends/vulkan/VulkanOps.hpp"
@@ -12,18 +13,31 @@ namespace {
 
 class VulkanBatchNorm final : public VulkanExecution {
  public:
-  VulkanBatchNorm(Backend* b, const Node& n, float eps, std::vector<float> table)
-      : VulkanExecution(b, n.label()), eps_(eps), table_(std::move(table)) {}
+  VulkanBatchNorm(Backend* b, const Node& n, float eps, std::vector<float> table, bool images)
+      : VulkanExecution(b, n.label()), eps_(eps), table_(std::move(table)), images_(images && !table_.empty()) {}
+
+  void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    vkops::followImages(images_, available, in, out);
+  }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
     const Shape& s = in[0]->shape();
     int64_t spatial = 1;
     for (size_t d = 2; d < s.size(); ++d) spatial *= s[d];
     const int64_t n = out[0]->elementCount();
-    const std::vector<uint32_t> p = {vkops::u32(n), vkops::u32(s[1]), vkops::u32(spatial), floatBits(eps_)};
+    std::vector<uint32_t> p = {vkops::u32(n), vkops::u32(s[1]), vkops::u32(spatial), floatBits(eps_)};
     if (!table_.empty()) {
       VulkanBinding table;
       TESSERA_RETURN_IF_ERROR(vk().planConstant(table_.data(), table_.size() * sizeof(float), &table));
+      if (in[0]->layout() == Layout::kNC4HW4) {
+        const Nc4Grid g = nc4Grid(s);
+        p[0] = vkops::u32(g.width() * g.height());
+        p.push_back(vkops::u32(g.h));
+        p.push_back(vkops::u32(g.w));
+        return dispatch(vkshaders::ShaderId::batchnorm_FOLDED_IMAGE,
+                        {VulkanBackend::binding(in[0]), table, VulkanBackend::binding(out[0])}, p, g.width() * g.height());
+      }
       return dispatch(vkshaders::ShaderId::batchnorm_FOLDED,
                       {VulkanBackend::binding(in[0]), table, VulkanBackend::binding(out[0])}, p, n);
     }
@@ -36,6 +50,7 @@ class VulkanBatchNorm final : public VulkanExecution {
  private:
   float eps_;
   std::vector<float> table_;  // k, b per channel; empty when the parameters are not constant
+  bool images_;
 };
 
 TESSERA_VK_CREATOR(createBatchNorm) {
@@ -59,7 +74,8 @@ TESSERA_VK_CREATOR(createBatchNorm) {
       table.push_back(static_cast<float>(bias[c] - mean[c] * k));
     }
   }
-  return std::make_unique<VulkanBatchNorm>(b, node, p.epsilon, std::move(table));
+  return std::make_unique<VulkanBatchNorm>(b, node, p.epsilon, std::move(table),
+                                           vkops::imagesFit(b, {inputs[0], outputs[0]}));
 }
 
 }  // namespace
