@@ -1,12 +1,38 @@
-// variants: ; precision: fp32 fp16
+// variants: PLAIN, IMAGE ; precision: fp32 fp16
 // Separable Resize (nearest / linear / cubic, any coordinate mode) from per-axis tap tables
 // built on the host by resizeAxisTaps (ops/Resize.hpp): per axis and output index, 10
 // floats: count (-1 outside), 4 input indices, 4 weights, unused.
+// PLAIN: buffers, any rank <= 6, one element an invocation.
 // P: 0 count, 1 rank (<= 6), 2..7 out dims, 8..13 in dims, 14..19 table offsets (floats),
 //    20 extrapolation value
+// IMAGE: NC4HW4 images resized along H and W only, one pixel (4 channels) an invocation.
+// P: 0 pixels, 1 C, 2..3 in H W, 4..5 out H W, 6..7 table offsets of H and W, 20 extrapolation
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#ifdef IMAGE
+NC4_IN(0, x);
+F32_IN(1, taps);
+NC4_OUT(2, y);
+
+void main() {
+  uint i = gid();
+  if (i >= P[0]) return;
+  ivec3 gx = ivec3(pint(1), pint(2), pint(3)), gy = ivec3(pint(1), pint(4), pint(5));
+  ivec4 p = pixelOf(i, gy);
+  int eh = pint(6) + p.z * 10, ew = pint(7) + p.w * 10;
+  int nh = int(taps[eh]), nw = int(taps[ew]);
+  if (nh < 0 || nw < 0) { store_y(gy, p.x, p.y, p.z, p.w, vec4(pfloat(20))); return; }
+  vec4 acc = vec4(0.0);
+  for (int a = 0; a < nh; ++a) {
+    int iy = int(taps[eh + 1 + a]);
+    float wy = taps[eh + 5 + a];
+    for (int b = 0; b < nw; ++b)
+      acc += (wy * taps[ew + 5 + b]) * load_x(gx, p.x, p.y, iy, int(taps[ew + 1 + b]));
+  }
+  store_y(gy, p.x, p.y, p.z, p.w, acc);
+}
+#else
 TENSOR_IN(0, x);
 F32_IN(1, taps);
 TENSOR_OUT(2, y);
@@ -43,3 +69,4 @@ void main() {
   }
   y[i] = ST(acc);
 }
+#endif

@@ -1,5 +1,6 @@
 // Vulkan Resize / Upsample: per-axis taps from resizeAxisTaps (the same ones the CPU uses),
-// uploaded once at resize time as a table. Kernel: shaders/vulkan/resize.comp.
+// uploaded once at resize time as a table. Resizes of H and W only (rank 3-4) run on NC4HW4
+// images when the input comes as one. Kernel: shaders/vulkan/resize.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Resize.hpp"
 
@@ -8,8 +9,13 @@ namespace {
 
 class VulkanResize final : public VulkanExecution {
  public:
-  VulkanResize(Backend* b, const Node& n, const ResizeParams& p, ResizeGeometry g)
-      : VulkanExecution(b, n.label()), params_(p), geometry_(std::move(g)) {}
+  VulkanResize(Backend* b, const Node& n, const ResizeParams& p, ResizeGeometry g, bool images)
+      : VulkanExecution(b, n.label()), params_(p), geometry_(std::move(g)), images_(images) {}
+
+  void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    vkops::followImages(images_, available, in, out);
+  }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
     const int rank = static_cast<int>(geometry_.output.size());
@@ -25,6 +31,20 @@ class VulkanResize final : public VulkanExecution {
       }
     }
     VulkanBinding taps;
+    if (in[0]->layout() == Layout::kNC4HW4) {  // axes H (rank 4) and W: a 1-tap H for rank 3
+      if (rank == 3) {
+        offsets.insert(offsets.begin() + 2, static_cast<int64_t>(table.size()));
+        table.insert(table.end(), {1.f, 0.f, 0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 0.f});
+      }
+      TESSERA_RETURN_IF_ERROR(vk().planConstant(table.data(), table.size() * sizeof(float), &taps));
+      const Nc4Grid gx = nc4Grid(in[0]->shape()), gy = nc4Grid(out[0]->shape());
+      std::vector<uint32_t> p = {vkops::u32(gy.width() * gy.height())};
+      for (int64_t v : {gx.c, gx.h, gx.w, gy.h, gy.w, offsets[2], offsets[3]}) p.push_back(vkops::u32(v));
+      p.resize(20, 0u);
+      p.push_back(floatBits(params_.extrapolationValue));
+      return dispatch(vkshaders::ShaderId::resize_IMAGE, {VulkanBackend::binding(in[0]), taps, VulkanBackend::binding(out[0])},
+                      p, gy.width() * gy.height());
+    }
     TESSERA_RETURN_IF_ERROR(vk().planConstant(table.data(), table.size() * sizeof(float), &taps));
     const int64_t n = out[0]->elementCount();
     std::vector<uint32_t> p = {vkops::u32(n), vkops::u32(rank)};
@@ -32,13 +52,29 @@ class VulkanResize final : public VulkanExecution {
     vkops::push6(p, geometry_.input, 1);
     vkops::push6(p, offsets);
     p.push_back(floatBits(params_.extrapolationValue));
-    return dispatch(vkshaders::ShaderId::resize, {VulkanBackend::binding(in[0]), taps, VulkanBackend::binding(out[0])}, p, n);
+    return dispatch(vkshaders::ShaderId::resize_PLAIN, {VulkanBackend::binding(in[0]), taps, VulkanBackend::binding(out[0])}, p, n);
   }
 
  private:
   ResizeParams params_;
   ResizeGeometry geometry_;
+  bool images_;
 };
+
+// Whether the resize keeps N and C (identity taps) on a rank 3-4 tensor that fits images.
+bool imageResizable(Backend* b, const ResizeParams& p, const ResizeGeometry& g, const Tensors& inputs,
+                    const Tensors& outputs) {
+  if (g.output.size() < 3 || g.output.size() > 4) return false;
+  for (int a = 0; a < 2; ++a) {
+    if (g.input[a] != g.output[a]) return false;
+    const std::vector<ResizeTaps> taps = resizeAxisTaps(p, g, a);
+    for (size_t o = 0; o < taps.size(); ++o)
+      if (taps[o].outside || taps[o].count != 1 || taps[o].index[0] != static_cast<int64_t>(o) ||
+          taps[o].weight[0] != 1.f)
+        return false;
+  }
+  return vkops::imagesFit(b, {inputs[0], outputs[0]});
+}
 
 const Tensor* inputAt(const Tensors& in, int i) {
   return i >= 0 && i < static_cast<int>(in.size()) ? in[i] : nullptr;
@@ -57,7 +93,8 @@ TESSERA_VK_CREATOR(createResize) {
   ResizeGeometry g;
   if (!resolveResize(p, inputs[0]->shape(), roi, scales, sizes, &g).isOk()) return nullptr;
   if (g.output != outputs[0]->shape()) return nullptr;
-  return std::make_unique<VulkanResize>(b, node, p, g);
+  const bool images = imageResizable(b, p, g, inputs, outputs);
+  return std::make_unique<VulkanResize>(b, node, p, std::move(g), images);
 }
 
 }  // namespace
