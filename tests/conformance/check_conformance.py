@@ -7,13 +7,19 @@ It fails when
   - a listed case is missing from the report, or the tool crashed or wrote no report.
 A listed known failure that now passes is reported so the list can shrink; it does not fail.
 
+With --strict (the per-op lists of ops/, one CTest per list and backend) every listed case
+must PASS with every node that was not folded into a constant on --backend: a SKIP or a
+fallback to another backend counts as a failure, and the floor is the whole list.
+
 known_failures.txt: one case a line, optionally `backend:case` to limit it to one backend;
 '#' starts a comment (say why the case fails). min_passed.txt: `backend count` lines.
+A GPU backend with no device here exits 77 (skipped) with the reason.
 
-Usage: check_conformance.py --tessera build/tessera [--backend cpu] [--list FILE]
+Usage: check_conformance.py --tessera build/tessera [--backend cpu] [--list FILE] [--strict]
                             [--known FILE] [--min-passed N] [--data-dir DIR]
 """
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -54,6 +60,22 @@ def floor_for(path, backend):
     return None
 
 
+def device_problem(tessera, backend):
+    """Why `backend` cannot run here (None when it can); the CPU always can."""
+    if backend == "cpu":
+        return None
+    out = subprocess.run([tessera, "devices"], stdout=subprocess.PIPE, text=True).stdout
+    # The backend's section: its indented lines after "<backend>:".
+    section = out.split("\n" + backend + ":\n", 1)[-1] if "\n" + backend + ":\n" in out else ""
+    section = "\n".join(itertools.takewhile(lambda line: line.startswith(" "), section.split("\n"))).strip()
+    if "[0]" not in section:
+        return section or "`tessera devices` lists no %s section" % backend
+    if os.environ.get("TESSERA_VULKAN_VALIDATION") == "1" and backend == "vulkan" \
+            and "validation layer: on" not in section:
+        return "FAIL: TESSERA_VULKAN_VALIDATION=1 did not turn the validation layer on"
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tessera", required=True)
@@ -64,15 +86,23 @@ def main():
                     help="floor on passing cases (default: from min_passed.txt)")
     ap.add_argument("--data-dir", default=DEFAULT_DATA)
     ap.add_argument("--verbose", action="store_true", help="print PASS lines too")
+    ap.add_argument("--strict", action="store_true",
+                    help="every listed case must pass with all its nodes on --backend")
     args, extra = ap.parse_known_args()  # anything else goes to `tessera conformance`
 
     tag = "conformance(%s)" % args.backend
     if not os.path.isdir(args.data_dir):
         print("%s FAIL: no ONNX test data in %s: run scripts/setup.sh" % (tag, args.data_dir))
         return 1
+    problem = device_problem(args.tessera, args.backend)
+    if problem:
+        print("%s %s" % (tag, problem if problem.startswith("FAIL") else "SKIP: no device: " + problem))
+        return 1 if problem.startswith("FAIL") else 77
     wanted = list(read_lines(args.list))
     known = known_failures(args.known, args.backend)
     floor = args.min_passed
+    if floor is None and args.strict:
+        floor = len([name for name in wanted if name not in known])
     if floor is None:
         floor = floor_for(os.path.join(HERE, "min_passed.txt"), args.backend)
     if floor is None:
@@ -96,6 +126,12 @@ def main():
     status = {}
     for c in cases:
         status[c["name"]] = c["status"]
+        if args.strict and c["status"] != "FAIL":
+            elsewhere = ["%s on %s" % (n["op"], n["backend"]) for n in c["nodes"]
+                         if n["backend"] != args.backend and not n.get("folded")]
+            if c["status"] == "SKIP" or elsewhere:
+                status[c["name"]] = "FAIL"
+                print("FAIL %s (strict: %s)" % (c["name"], ", ".join(elsewhere) or c["reason"]))
     problems = []
     missing = [name for name in wanted if name not in status]
     if missing:
