@@ -1,10 +1,11 @@
-// variants: GEMM, DEPTHWISE ; precision: fp32 fp16
+// variants: GEMM, DEPTHWISE, TRANSPOSED ; precision: fp32 fp16
 // Packs conv weights [M][C/group][K] for conv.comp, zero-filling the channels past M and
 // C/group so the kernel needs no edge tests:
 //   GEMM:      vec4 w[((m4 * Cg4 + c4) * K + k) * 4 + i] = weights of output channels
 //              4*m4..+3 for input channel 4*c4 + i (a 4x4 block per tap).
 //   DEPTHWISE: vec4 w[m4 * K + k] = weights of channels 4*m4..+3 (C/group = 1).
-// One invocation per packed float. P: 0 count, 1 M, 2 Cg, 3 K
+//   TRANSPOSED: the GEMM blocks from ConvTranspose weights [C][M/group][K] (conv_transpose.comp).
+// One invocation per packed float. P: 0 count, 1 M, 2 Cg, 3 K, 4 M/group
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -17,7 +18,7 @@ void main() {
   int M = pint(1), Cg = pint(2), K = pint(3);
   int lane = int(i % 4u);  // output channel within the block of 4
   int rest = int(i / 4u);
-#ifdef GEMM
+#if defined(GEMM) || defined(TRANSPOSED)
   int ci = rest % 4; rest /= 4;
   int k = rest % K; rest /= K;
   int Cg4 = (Cg + 3) / 4;
@@ -25,5 +26,11 @@ void main() {
 #else
   int k = rest % K, c = 0, m = (rest / K) * 4 + lane;
 #endif
-  packed[i] = ST((m < M && c < Cg) ? LD(w[(m * Cg + c) * K + k]) : 0.0);  // select in fp32
+#ifdef TRANSPOSED
+  int Mg = pint(4), g = m / Mg;
+  int source = ((g * Cg + c) * Mg + m % Mg) * K + k;
+#else
+  int source = (m * Cg + c) * K + k;
+#endif
+  packed[i] = ST((m < M && c < Cg) ? LD(w[source]) : 0.0);  // select in fp32
 }

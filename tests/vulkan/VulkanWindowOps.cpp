@@ -83,6 +83,15 @@ TEST(VulkanConvTranspose, StridesPadsGroups) {
   g.setInts("output_padding", {0, 1});
   expectVulkanMatchesCpu("ConvTranspose", {randomTensor({1, 6, 5, 5}, 34), randomTensor({6, 2, 3, 2}, 35)}, g, 1,
                          {false, true});
+  // Groups of 8 in and 4 out (4x4 blocks per group), batch 2, bias.
+  expectVulkanMatchesCpu("ConvTranspose", {randomTensor({2, 16, 4, 5}, 36), randomTensor({16, 4, 2, 2}, 37),
+                                           randomTensor({8}, 38)},
+                         convAttrs({2, 2}, {1, 1}, {0, 0, 0, 0}, 2), 1, {false, true, true});
+  // 1-D (images) and 3-D (the NCHW buffer build).
+  expectVulkanMatchesCpu("ConvTranspose", {randomTensor({2, 3, 9}, 39), randomTensor({3, 5, 4}, 40)},
+                         convAttrs({3}, {1}, {1, 2}, 1), 1, {false, true});
+  expectVulkanMatchesCpu("ConvTranspose", {randomTensor({1, 5, 3, 4, 3}, 41), randomTensor({5, 2, 2, 3, 2}, 42)},
+                         convAttrs({2, 1, 2}, {1, 1, 1}, {0, 1, 0, 0, 1, 1}, 1), 1, {false, true});
 }
 
 TEST(VulkanPool, MaxAverageGlobal) {

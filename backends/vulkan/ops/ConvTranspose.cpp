@@ -1,5 +1,6 @@
-// Vulkan ConvTranspose (1-D, 2-D and 3-D, grouped, dilated, with bias).
-// Kernel: shaders/vulkan/conv_transpose.comp.
+// Vulkan ConvTranspose (1-D, 2-D and 3-D, grouped, dilated, with bias) on NC4HW4: storage
+// images when they can hold the tensors (1-D and 2-D), else the NCHW buffer build of the
+// same kernel. Kernels: shaders/vulkan/conv_transpose.comp, conv_weights.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
 #include "ops/Conv.hpp"
@@ -9,26 +10,51 @@ namespace {
 
 class VulkanConvTranspose final : public VulkanExecution {
  public:
-  VulkanConvTranspose(Backend* b, const Node& n, const ConvParams& p) : VulkanExecution(b, n.label()), params_(p) {}
+  VulkanConvTranspose(Backend* b, const Node& n, const ConvParams& p, bool images)
+      : VulkanExecution(b, n.label()), params_(p), images_(images) {}
+
+  void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    in->assign(available.size(), Layout::kNCHW);
+    (*in)[0] = (*out)[0] = images_ ? Layout::kNC4HW4 : Layout::kNCHW;
+  }
 
   WorkEstimate work(const Tensors& in, const Tensors& out) const override { return convTransposeWork(in, out); }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
     ConvShape cs;
     TESSERA_RETURN_IF_ERROR(resolveConvTranspose(params_, in[0]->shape(), in[1]->shape(), &cs));
+    using vkshaders::ShaderId;
     const bool hasBias = in.size() > 2 && in[2];
-    const int64_t n = out[0]->elementCount();
-    std::vector<uint32_t> p = {vkops::u32(n), vkops::u32(cs.inChannels), vkops::u32(cs.outChannels),
+    const int64_t m4 = (cs.outChannels + 3) / 4, cg = cs.inChannels / cs.group, mg = cs.outPerGroup();
+    const int64_t pixels = out[0]->elementCount() / cs.outChannels * m4;
+    std::vector<uint32_t> p = {vkops::u32(pixels), vkops::u32(cs.inChannels), vkops::u32(cs.outChannels),
                                vkops::u32(cs.group), hasBias ? 1u : 0u, 0u, 0u, 0u};
     vkops::pushWindow(p, cs.window, false);
-    return dispatch(vkshaders::ShaderId::conv_transpose,
-                    {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]),
-                     VulkanBackend::binding(hasBias ? in[2] : in[1]), VulkanBackend::binding(out[0])},
-                    p, n);
+    VulkanBinding weights = VulkanBackend::binding(in[1]);
+    const bool gemm = cs.group == 1 || (cg % 4 == 0 && mg % 4 == 0);
+    if (gemm) {  // 4x4 blocks packed on the GPU (conv_weights.comp TRANSPOSED)
+      const int64_t k = in[1]->elementCount() / (cs.inChannels * mg);
+      const int64_t floats = m4 * ((cg + 3) / 4) * k * 16;
+      VulkanBinding packed;
+      TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * (vk().fp16() ? 2 : 4), &packed));
+      TESSERA_RETURN_IF_ERROR(dispatch(ShaderId::conv_weights_TRANSPOSED, {weights, packed},
+                                       {vkops::u32(floats), vkops::u32(cs.outChannels), vkops::u32(cg),
+                                        vkops::u32(k), vkops::u32(mg)},
+                                       floats));
+      weights = packed;
+    }
+    const ShaderId kernel = gemm ? (images_ ? ShaderId::conv_transpose_GEMM_IMAGE : ShaderId::conv_transpose_GEMM)
+                                 : (images_ ? ShaderId::conv_transpose_GENERIC_IMAGE : ShaderId::conv_transpose_GENERIC);
+    return dispatch(kernel,
+                    {VulkanBackend::binding(in[0]), weights, VulkanBackend::binding(hasBias ? in[2] : in[1]),
+                     VulkanBackend::binding(out[0])},
+                    p, pixels);
   }
 
  private:
   ConvParams params_;
+  bool images_;
 };
 
 TESSERA_VK_CREATOR(createConvTranspose) {
@@ -40,7 +66,8 @@ TESSERA_VK_CREATOR(createConvTranspose) {
   if (!resolveConvTranspose(p, inputs[0]->shape(), inputs[1]->shape(), &cs).isOk()) return nullptr;
   if (cs.window.rank < 1 || cs.window.rank > 3) return nullptr;
   if (cs.outputShape() != outputs[0]->shape()) return nullptr;
-  return std::make_unique<VulkanConvTranspose>(b, node, p);
+  const bool images = cs.window.rank <= 2 && vkops::imagesFit(b, {inputs[0], outputs[0]});
+  return std::make_unique<VulkanConvTranspose>(b, node, p, images);
 }
 
 }  // namespace
