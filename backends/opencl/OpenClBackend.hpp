@@ -12,6 +12,7 @@
 
 #include "backends/opencl/OpenClRuntime.hpp"
 #include "tessera/Backend.hpp"
+#include "tessera/OpenClKernel.hpp"  // Nc4Geometry
 
 namespace tessera {
 
@@ -24,17 +25,6 @@ struct ClStorage {
   size_t bytes = 0;                  // buffer size
   bool free = false;                 // DYNAMIC storage returned to the pool
 };
-
-// An NC4HW4 tensor as a 2D grid of float4 pixels: x = (c/4)*W + w, y = n*H + h.
-// Rank 2: [N, C] (H = W = 1); rank 3: [N, C, W]; rank 4: [N, C, H, W]; rank 5+: the
-// trailing dimensions folded into W.
-struct Nc4Geometry {
-  int64_t n = 1, c = 1, h = 1, w = 1;
-  int64_t c4() const { return (c + 3) / 4; }
-  int64_t width() const { return c4() * w; }
-  int64_t height() const { return n * h; }
-};
-Nc4Geometry nc4Geometry(const Shape& s);
 
 // A device buffer an execution owns (packed weights, staging).
 class ClBuffer {

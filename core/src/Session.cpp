@@ -360,8 +360,13 @@ Status Session::Impl::planNode(const Node& node) {
   wantOut.resize(outs.size(), Layout::kNCHW);
   for (size_t i = 0; i < node.inputs.size(); ++i) {
     if (node.inputs[i].empty()) { step.inputs.push_back(nullptr); continue; }
+    Value& v = values[node.inputs[i]];
+    if (v.constant && step.exec->readsConstantOnHost(i)) {  // the execution uploads it itself
+      step.inputs.push_back(&v.logical);
+      continue;
+    }
     Tensor* t = nullptr;
-    TESSERA_RETURN_IF_ERROR(variantFor(values[node.inputs[i]], step.backend, wantIn[i], &t));
+    TESSERA_RETURN_IF_ERROR(variantFor(v, step.backend, wantIn[i], &t));
     step.inputs.push_back(t);
   }
   for (size_t i = 0; i < outs.size(); ++i) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs a built tree into a scratch prefix, then builds examples/run_model and
-# examples/custom_op against the installed package (find_package(Tessera) → Tessera::tessera) the way an outside project
-# would, and runs both it and the installed `tessera` command on a small model.
+# examples/custom_op against the installed package (find_package(Tessera) → Tessera::tessera)
+# the way an outside project would, and runs them and the installed `tessera` command on
+# small models. custom_op must pass on the CPU, and on OpenCL when the build has OpenCL and
+# a device is present.
 #
 #   tests/install/check_install.sh BUILD_DIR [MODEL.onnx]
 set -euo pipefail
@@ -56,6 +58,14 @@ cmake --build "$WORK/custom" >"$WORK/custom-build.log" 2>&1 || {
 "$WORK/custom/custom_op" "$WORK/custom_op.onnx" | tee "$WORK/custom.log" ||
   fail "custom_op failed"
 grep -q "^PASS cpu" "$WORK/custom.log" || fail "custom_op did not pass on the CPU"
+# Its OpenCL kernel must have run wherever this build has OpenCL and a device is present.
+if grep -q "TESSERA_WITH_OPENCL 1" "$PREFIX/include/tessera/BuildConfig.hpp" &&
+   "$PREFIX/bin/tessera" devices | awk '/^opencl:/{s=1; next} /^[a-z]/{s=0} s && /\[[0-9]+\]/{f=1} END{exit !f}'; then
+  grep -q "^PASS opencl: .*ScaledTanh@opencl" "$WORK/custom.log" ||
+    fail "custom_op's OpenCL kernel did not run and pass on OpenCL (a device is present)"
+else
+  echo "note: no OpenCL in this build or no OpenCL device: custom_op's OpenCL kernel not required"
+fi
 
 step "run the installed tessera command"
 "$PREFIX/bin/tessera" devices || fail "the installed tessera command does not run"

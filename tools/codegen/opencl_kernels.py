@@ -11,7 +11,10 @@ folder) are expanded here, so the run-time source is self-contained. Output:
   OpenClKernels.cpp  programSource(ProgramId): name, expanded source, and a 64-bit FNV-1a
                      hash of that source (part of the program-binary cache key).
 
-Usage: opencl_kernels.py --out-dir DIR FILE.cl...
+Headers (`<name>.h`) given on the command line are embedded too, expanded, as
+headerSource(HeaderId::k<Name>): custom kernels built at run time get nc4.h that way.
+
+Usage: opencl_kernels.py --out-dir DIR FILE.cl... [FILE.h...]
 """
 import argparse
 import os
@@ -68,10 +71,16 @@ def main():
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     programs = []
+    headers = []
     for path in sorted(args.files):
+        name = os.path.splitext(os.path.basename(path))[0]
+        if path.endswith(".h"):
+            if not re.match(r"^[A-Za-z][A-Za-z0-9_]*$", name):
+                sys.exit("%s: error: a header file name must be an identifier" % path)
+            headers.append((name, "".join(expand(path, {path}))))
+            continue
         if not path.endswith(".cl"):
             continue
-        name = os.path.splitext(os.path.basename(path))[0]
         if not re.match(r"^[A-Za-z][A-Za-z0-9_]*$", name):
             sys.exit("%s: error: a kernel file name must be an identifier" % path)
         source = "".join(expand(path, set()))
@@ -90,6 +99,9 @@ def main():
             "struct ProgramSource {", "  const char* name;    // the .cl file's stem",
             "  const char* source;  // includes expanded", "  uint64_t hash;       // FNV-1a of source",
             "};", "const ProgramSource& programSource(ProgramId id);", "",
+            "// The headers of shaders/opencl/, includes expanded.",
+            "enum class HeaderId : uint16_t {"] + ["  k%s," % camel(n) for n, _ in headers] + [
+            "};", "const char* headerSource(HeaderId id);", "",
             "// A kernel of a program: refer to it as kernels::<program>::<kernel>.",
             "struct KernelId {", "  ProgramId program;", "  const char* name;", "};", "",
             "namespace kernels {"]
@@ -107,7 +119,13 @@ def main():
         cpp.append('{"%s",\n%s,\n0x%016xULL},' % (name, cpp_string(source), fnv1a64(source)))
     cpp += ["};", "}  // namespace", "",
             "const ProgramSource& programSource(ProgramId id) {",
-            "  return kPrograms[static_cast<int>(id)];", "}", "",
+            "  return kPrograms[static_cast<int>(id)];", "}", ""]
+    cpp += ["namespace {", "const char* const kHeaders[] = {"]
+    for _, source in headers:
+        cpp.append("%s," % cpp_string(source))
+    cpp += ["nullptr};", "}  // namespace", "",
+            "const char* headerSource(HeaderId id) {",
+            "  return kHeaders[static_cast<int>(id)];", "}", "",
             "}  // namespace opencl", "}  // namespace tessera", ""]
 
     def write(path, lines):

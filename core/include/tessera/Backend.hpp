@@ -52,6 +52,11 @@ class Execution {
                              std::vector<Layout>* inputLayouts,
                              std::vector<Layout>* outputLayouts) const;
 
+  // True when input `input`, if constant, is read from host memory by this execution (packed
+  // or uploaded in its own way while planning): the Session then hands it the host tensor
+  // and inserts no upload for it. Default: every input on the execution's backend.
+  virtual bool readsConstantOnHost(size_t input) const { (void)input; return false; }
+
   virtual Status onResize(const Tensors& inputs, const Tensors& outputs) {
     (void)inputs; (void)outputs;
     return Status::ok();

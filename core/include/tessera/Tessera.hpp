@@ -1,9 +1,11 @@
 // The one header a user includes.
 #pragma once
 #include "tessera/Backend.hpp"
+#include "tessera/BuildConfig.hpp"
 #include "tessera/CustomOp.hpp"
 #include "tessera/DataType.hpp"
 #include "tessera/Graph.hpp"
+#include "tessera/OpenClKernel.hpp"
 #include "tessera/Registry.hpp"
 #include "tessera/Session.hpp"
 #include "tessera/Shape.hpp"
