@@ -5,6 +5,9 @@ find_path(TESSERA_VOLK_DIR volk.h volk.c PATHS /usr/include NO_DEFAULT_PATH)
 find_path(TESSERA_VULKAN_HEADERS vulkan/vulkan_core.h)
 find_program(TESSERA_GLSLANG glslangValidator)
 find_program(TESSERA_SPIRV_VAL spirv-val)
+# glslang is also linked in, for custom kernels compiled at run time (GlslCompiler.cpp).
+find_package(Threads QUIET)
+find_package(glslang QUIET)
 
 set(_vk_missing "")
 if(NOT TESSERA_VOLK_DIR OR NOT EXISTS ${TESSERA_VOLK_DIR}/volk.c)
@@ -18,6 +21,9 @@ if(NOT TESSERA_GLSLANG)
 endif()
 if(NOT TESSERA_SPIRV_VAL)
   list(APPEND _vk_missing "spirv-val (spirv-tools)")
+endif()
+if(NOT TARGET glslang::glslang OR NOT TARGET glslang::glslang-default-resource-limits)
+  list(APPEND _vk_missing "the glslang library (glslang-dev)")
 endif()
 
 if(_vk_missing)
@@ -48,5 +54,6 @@ set_target_properties(tessera_volk PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_sources(tessera PRIVATE ${TESSERA_VK_SOURCES} ${TESSERA_VK_GEN}/VulkanShaders.cpp
   $<TARGET_OBJECTS:tessera_volk>)
 target_compile_definitions(tessera PRIVATE VK_NO_PROTOTYPES)
-target_link_libraries(tessera PRIVATE ${CMAKE_DL_LIBS})
+target_link_libraries(tessera PRIVATE ${CMAKE_DL_LIBS} glslang::glslang glslang::SPIRV
+  glslang::glslang-default-resource-limits)
 add_custom_target(tessera_vulkan_enabled)

@@ -364,6 +364,21 @@ Status VulkanBackend::planConstant(const void* data, size_t bytes, VulkanBinding
   return Status::ok();
 }
 
+Status VulkanBackend::planUpload(const void* data, size_t bytes, VulkanBinding* out) {
+  TESSERA_RETURN_IF_ERROR(planDeviceBuffer(bytes, out));
+  if (!data || bytes == 0) return Status::ok();
+  std::unique_ptr<VulkanBuffer> staging;
+  TESSERA_RETURN_IF_ERROR(createBuffer(bytes, true, &staging));
+  std::memcpy(staging->mapped, data, bytes);
+  const VkBuffer src = staging->buffer, dst = out->buffer;
+  Status st = runOnce([&](VkCommandBuffer cb) {
+    VkBufferCopy region{0, 0, bytes};
+    vkCmdCopyBuffer(cb, src, dst, 1, &region);
+  });
+  destroyBuffer(*staging);
+  return st;
+}
+
 // ---- planning -------------------------------------------------------------------------------
 
 void VulkanBackend::dropPlan() {
@@ -543,22 +558,47 @@ void VulkanBackend::endTimer(Recording* r, const std::string& label) {
   timerMs_.push_back(-1.0);
 }
 
+namespace {
+uint32_t imageMaskOf(const std::vector<VulkanBinding>& buffers) {
+  uint32_t mask = 0;
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (buffers[i].view) mask |= 1u << i;
+  return mask;
+}
+}  // namespace
+
 Status VulkanBackend::dispatch(vkshaders::ShaderId shader, const std::vector<VulkanBinding>& buffers,
                                const std::vector<uint32_t>& params, int64_t count, const std::string& label,
                                int* timer) {
   if (timer) *timer = -1;
-  Recording* r = current();
-  if (!r) return Status::internal("Vulkan: dispatch of '" + label + "' outside a recorded segment");
+  if (!current()) return Status::internal("Vulkan: dispatch of '" + label + "' outside a recorded segment");
   if (count <= 0) return Status::ok();
   if (fp16_) shader = vkshaders::fp16Of(shader);
+  VkPipeline pipe;
+  TESSERA_RETURN_IF_ERROR(ctx_->pipeline(shader, static_cast<int>(buffers.size()), imageMaskOf(buffers), &pipe));
+  return record(pipe, vkshaders::binary(shader).name, buffers, params, count, label, timer);
+}
+
+Status VulkanBackend::dispatch(const std::vector<uint32_t>& spirv, const std::string& kernelName,
+                               const std::vector<VulkanBinding>& buffers, const std::vector<uint32_t>& params,
+                               int64_t count, const std::string& label, int* timer) {
+  if (timer) *timer = -1;
+  if (!current()) return Status::internal("Vulkan: dispatch of '" + label + "' outside a recorded segment");
+  if (count <= 0) return Status::ok();
+  VkPipeline pipe;
+  TESSERA_RETURN_IF_ERROR(
+      ctx_->pipeline(spirv, kernelName, static_cast<int>(buffers.size()), imageMaskOf(buffers), &pipe));
+  return record(pipe, kernelName.c_str(), buffers, params, count, label, timer);
+}
+
+Status VulkanBackend::record(VkPipeline pipe, const char* kernelName, const std::vector<VulkanBinding>& buffers,
+                             const std::vector<uint32_t>& params, int64_t count, const std::string& label,
+                             int* timer) {
+  Recording* r = current();
   const int bindings = static_cast<int>(buffers.size());
   if (params.size() * 4 > VulkanContext::kPushConstantBytes)
     return Status::internal("Vulkan: '" + label + "' passes " + std::to_string(params.size()) + " parameters (at most 32)");
-  uint32_t imageMask = 0;
-  for (int i = 0; i < bindings; ++i)
-    if (buffers[i].view) imageMask |= 1u << i;
-  VkPipeline pipe;
-  TESSERA_RETURN_IF_ERROR(ctx_->pipeline(shader, bindings, imageMask, &pipe));
+  const uint32_t imageMask = imageMaskOf(buffers);
   VkDescriptorSet set;
   TESSERA_RETURN_IF_ERROR(allocateDescriptorSet(bindings, imageMask, &set));
   std::vector<VkDescriptorBufferInfo> infos(bindings);
@@ -592,7 +632,7 @@ Status VulkanBackend::dispatch(vkshaders::ShaderId shader, const std::vector<Vul
   std::copy(params.begin(), params.end(), push);
   vkCmdPushConstants(r->cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, VulkanContext::kPushConstantBytes, push);
   vkCmdDispatch(r->cb, gx, gy, 1);
-  if (timed) endTimer(r, label + " [" + vkshaders::binary(shader).name + "]");
+  if (timed) endTimer(r, label + " [" + kernelName + "]");
   barrier(r->cb);
   r->empty = false;
   return Status::ok();

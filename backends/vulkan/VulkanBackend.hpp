@@ -82,6 +82,10 @@ class VulkanBackend final : public Backend {
   Status dispatch(vkshaders::ShaderId shader, const std::vector<VulkanBinding>& buffers,
                   const std::vector<uint32_t>& params, int64_t count, const std::string& label,
                   int* timer = nullptr);
+  // The same for a kernel compiled at run time (custom kernels, tessera/VulkanKernel.hpp).
+  Status dispatch(const std::vector<uint32_t>& spirv, const std::string& kernelName,
+                  const std::vector<VulkanBinding>& buffers, const std::vector<uint32_t>& params, int64_t count,
+                  const std::string& label, int* timer = nullptr);
   Status copy(VkBuffer src, VkDeviceSize srcOffset, VkBuffer dst, VkDeviceSize dstOffset,
               VkDeviceSize bytes, const std::string& label, int* timer = nullptr);
   // GPU time of a timed command in the last run (ms), or a negative value if unknown.
@@ -96,6 +100,8 @@ class VulkanBackend final : public Backend {
   Status planDeviceBuffer(VkDeviceSize bytes, VulkanBinding* out);
   // A buffer filled now with `data`, living as long as the plan (tables known at resize).
   Status planConstant(const void* data, size_t bytes, VulkanBinding* out);
+  // The same in device memory, filled through a staging copy submitted now.
+  Status planUpload(const void* data, size_t bytes, VulkanBinding* out);
 
   static VulkanBinding binding(const Tensor* t);
   // Whether f32 tensors of these shapes can be NC4HW4 storage images here (the format is a
@@ -122,6 +128,8 @@ class VulkanBackend final : public Backend {
   Status initialiseImages();
   Status allocateDescriptorSet(int bindings, uint32_t imageMask, VkDescriptorSet* out);
   Status runOnce(const std::function<void(VkCommandBuffer)>& record);
+  Status record(VkPipeline pipe, const char* kernelName, const std::vector<VulkanBinding>& buffers,
+                const std::vector<uint32_t>& params, int64_t count, const std::string& label, int* timer);
   Recording* current();
   bool beginTimer(Recording* r, int* timer);
   void endTimer(Recording* r, const std::string& label);

@@ -369,6 +369,10 @@ VulkanContext::~VulkanContext() {
   savePipelineCache();
   for (auto& kv : pipelines_) vkDestroyPipeline(device_, kv.second, nullptr);
   for (auto& kv : modules_) vkDestroyShaderModule(device_, kv.second, nullptr);
+  for (auto& kv : customPipelines_) {
+    vkDestroyPipeline(device_, kv.second.second, nullptr);
+    vkDestroyShaderModule(device_, kv.second.first, nullptr);
+  }
   for (auto& kv : pipelineLayouts_) vkDestroyPipelineLayout(device_, kv.second, nullptr);
   for (auto& kv : setLayouts_) vkDestroyDescriptorSetLayout(device_, kv.second, nullptr);
   if (cache_) vkDestroyPipelineCache(device_, cache_, nullptr);
@@ -449,16 +453,46 @@ Status VulkanContext::pipeline(vkshaders::ShaderId id, int bindings, uint32_t im
     VkResult r = vkCreateShaderModule(device_, &mi, nullptr, &module);
     if (r != VK_SUCCESS) return Status::internal(std::string("Vulkan: shader module '") + bin.name + "': " + vkResultName(r));
   }
+  VkPipeline p = VK_NULL_HANDLE;
+  TESSERA_RETURN_IF_ERROR(createPipeline(module, layout, bin.name, &p));
+  pipelines_[key] = p;
+  *out = p;
+  return Status::ok();
+}
+
+Status VulkanContext::createPipeline(VkShaderModule module, VkPipelineLayout layout, const std::string& name,
+                                     VkPipeline* out) {
   VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   ci.stage.module = module;
   ci.stage.pName = "main";
   ci.layout = layout;
+  VkResult r = vkCreateComputePipelines(device_, cache_, 1, &ci, nullptr, out);
+  if (r != VK_SUCCESS) return Status::internal("Vulkan: pipeline '" + name + "': " + vkResultName(r));
+  return Status::ok();
+}
+
+Status VulkanContext::pipeline(const std::vector<uint32_t>& spirv, const std::string& name, int bindings,
+                               uint32_t imageMask, VkPipeline* out) {
+  VkPipelineLayout layout = pipelineLayout(bindings, imageMask);
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto key = std::make_pair(spirv, Signature{bindings, imageMask});
+  auto it = customPipelines_.find(key);
+  if (it != customPipelines_.end()) { *out = it->second.second; return Status::ok(); }
+  VkShaderModuleCreateInfo mi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  mi.codeSize = spirv.size() * 4;
+  mi.pCode = spirv.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  VkResult r = vkCreateShaderModule(device_, &mi, nullptr, &module);
+  if (r != VK_SUCCESS) return Status::internal("Vulkan: shader module '" + name + "': " + vkResultName(r));
   VkPipeline p = VK_NULL_HANDLE;
-  VkResult r = vkCreateComputePipelines(device_, cache_, 1, &ci, nullptr, &p);
-  if (r != VK_SUCCESS) return Status::internal(std::string("Vulkan: pipeline '") + bin.name + "': " + vkResultName(r));
-  pipelines_[key] = p;
+  Status st = createPipeline(module, layout, name, &p);
+  if (!st.isOk()) {
+    vkDestroyShaderModule(device_, module, nullptr);
+    return st;
+  }
+  customPipelines_[key] = {module, p};
   *out = p;
   return Status::ok();
 }

@@ -63,6 +63,10 @@ class VulkanContext {
   VkPipelineLayout pipelineLayout(int bindings, uint32_t imageMask);
   // Created on first use and cached (in memory, and on disk through the pipeline cache).
   Status pipeline(vkshaders::ShaderId id, int bindings, uint32_t imageMask, VkPipeline* out);
+  // A pipeline from SPIR-V compiled at run time (custom kernels), cached by its words and
+  // interface; `name` is for messages.
+  Status pipeline(const std::vector<uint32_t>& spirv, const std::string& name, int bindings, uint32_t imageMask,
+                  VkPipeline* out);
   // The 2-D storage image format of NC4HW4 f32 tensors (rgba16f with fp16 storage).
   static VkFormat imageFormat(bool fp16) {
     return fp16 ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
@@ -93,6 +97,8 @@ class VulkanContext {
   std::map<Signature, VkPipelineLayout> pipelineLayouts_;
   std::map<std::pair<uint32_t, Signature>, VkPipeline> pipelines_;
   std::map<uint32_t, VkShaderModule> modules_;
+  std::map<std::pair<std::vector<uint32_t>, Signature>, std::pair<VkShaderModule, VkPipeline>> customPipelines_;
+  Status createPipeline(VkShaderModule module, VkPipelineLayout layout, const std::string& name, VkPipeline* out);
 };
 
 // "VkResult -4 (VK_ERROR_DEVICE_LOST)"-style text for messages.

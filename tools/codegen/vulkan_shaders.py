@@ -106,6 +106,8 @@ def main():
             "struct ShaderBinary {", "  const char* name;", "  const uint32_t* words;",
             "  size_t wordCount;", "  uint64_t hash;  // of the SPIR-V", "};", "",
             "const ShaderBinary& binary(ShaderId id);",
+            "// The shared GLSL every kernel includes (common.glsl), for kernels compiled at run time.",
+            "const char* prelude();",
             "// The fp16 build of a kernel, or `id` itself when it declares none.",
             "ShaderId fp16Of(ShaderId id);",
             f"constexpr uint64_t kAllShadersHash = 0x{all_hash.hexdigest()[:16]}ull;", "",
@@ -120,8 +122,14 @@ def main():
     for n, words, _ in entries:
         h = hashlib.sha256(b"".join(w.to_bytes(4, "little") for w in words)).hexdigest()[:16]
         cpp.append(f'  {{"{n}", k_{n}, {len(words)}, 0x{h}ull}},')
-    cpp += ["};", "}  // namespace", "",
-            "const ShaderBinary& binary(ShaderId id) { return kBinaries[static_cast<uint32_t>(id)]; }", "",
+    with open(os.path.join(a.src, "common.glsl")) as f:
+        prelude = f.read()
+    cpp.append("};")
+    cpp.append("const char kPrelude[] = " + "\n".join(
+        '"' + line.replace("\\", "\\\\").replace('"', '\\"') + '\\n"' for line in prelude.split("\n")) + ";")
+    cpp += ["}  // namespace", "",
+            "const ShaderBinary& binary(ShaderId id) { return kBinaries[static_cast<uint32_t>(id)]; }",
+            "const char* prelude() { return kPrelude; }", "",
             "ShaderId fp16Of(ShaderId id) {", "  switch (id) {"]
     for n, _, fp32 in entries:
         if fp32:

@@ -6,6 +6,7 @@
 #include "tessera/DataType.hpp"
 #include "tessera/Graph.hpp"
 #include "tessera/OpenClKernel.hpp"
+#include "tessera/VulkanKernel.hpp"
 #include "tessera/Registry.hpp"
 #include "tessera/Session.hpp"
 #include "tessera/Shape.hpp"
