@@ -20,7 +20,6 @@ tessera::Status registerScaledTanhOp();
 // built without that backend.
 tessera::Status registerScaledTanhCpu();     // scaled_tanh_cpu.cpp
 tessera::Status registerScaledTanhOpenCl();  // scaled_tanh_opencl.cpp
-// Vulkan: a scaled_tanh_vulkan.cpp with registerScaledTanhVulkan() comes with Tessera's
-// Vulkan custom-kernel API; list it in main.cpp's kKernels.
+tessera::Status registerScaledTanhVulkan();  // scaled_tanh_vulkan.cpp
 
 }  // namespace example

@@ -29,7 +29,7 @@ struct KernelPart {
 const KernelPart kKernels[] = {
     {BackendType::kCPU, example::registerScaledTanhCpu},
     {BackendType::kOpenCL, example::registerScaledTanhOpenCl},
-    // {BackendType::kVulkan, example::registerScaledTanhVulkan},  // with the Vulkan API
+    {BackendType::kVulkan, example::registerScaledTanhVulkan},
 };
 
 struct Result {

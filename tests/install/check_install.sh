@@ -2,8 +2,9 @@
 # Installs a built tree into a scratch prefix, then builds examples/run_model and
 # examples/custom_op against the installed package (find_package(Tessera) → Tessera::tessera)
 # the way an outside project would, and runs them and the installed `tessera` command on
-# small models. custom_op must pass on the CPU, and on OpenCL when the build has OpenCL and
-# a device is present.
+# small models. custom_op must pass on the CPU, and on OpenCL / Vulkan when the build has
+# that backend and a device is present (Vulkan with the Khronos validation layer on, which
+# turns any validation error into a failure).
 #
 #   tests/install/check_install.sh BUILD_DIR [MODEL.onnx]
 set -euo pipefail
@@ -55,8 +56,8 @@ cmake --build "$WORK/custom" >"$WORK/custom-build.log" 2>&1 || {
   cat "$WORK/custom-build.log"; fail "building examples/custom_op failed"; }
 /usr/bin/python3 "$ROOT/examples/custom_op/make_model.py" "$WORK/custom_op.onnx" ||
   fail "could not write the custom-op model (python3-onnx missing? run scripts/setup.sh)"
-"$WORK/custom/custom_op" "$WORK/custom_op.onnx" | tee "$WORK/custom.log" ||
-  fail "custom_op failed"
+TESSERA_VULKAN_VALIDATION=1 XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}" \
+  "$WORK/custom/custom_op" "$WORK/custom_op.onnx" | tee "$WORK/custom.log" || fail "custom_op failed"
 grep -q "^PASS cpu" "$WORK/custom.log" || fail "custom_op did not pass on the CPU"
 # Its OpenCL kernel must have run wherever this build has OpenCL and a device is present.
 if grep -q "TESSERA_WITH_OPENCL 1" "$PREFIX/include/tessera/BuildConfig.hpp" &&
@@ -65,6 +66,13 @@ if grep -q "TESSERA_WITH_OPENCL 1" "$PREFIX/include/tessera/BuildConfig.hpp" &&
     fail "custom_op's OpenCL kernel did not run and pass on OpenCL (a device is present)"
 else
   echo "note: no OpenCL in this build or no OpenCL device: custom_op's OpenCL kernel not required"
+fi
+if grep -q "TESSERA_WITH_VULKAN 1" "$PREFIX/include/tessera/BuildConfig.hpp" &&
+   "$PREFIX/bin/tessera" devices | awk '/^vulkan:/{s=1; next} /^[a-z]/{s=0} s && /\[[0-9]+\]/{f=1} END{exit !f}'; then
+  grep -q "^PASS vulkan: .*ScaledTanh@vulkan" "$WORK/custom.log" ||
+    fail "custom_op's Vulkan kernel did not run and pass on Vulkan (a device is present)"
+else
+  echo "note: no Vulkan in this build or no Vulkan device: custom_op's Vulkan kernel not required"
 fi
 
 step "run the installed tessera command"
