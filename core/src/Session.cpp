@@ -53,9 +53,20 @@ bool addressable(const Tensor& t) {
   return bytes <= (uint64_t(1) << 46);
 }
 
-bool sameTensorPlace(const Tensor* t, Backend* b, Layout l) {
-  return t->backend() == b && t->layout() == l;
+bool sameTensorPlace(const Tensor* t, Backend* b, Layout l, DataType dt) {
+  return t->backend() == b && t->layout() == l && t->dtype() == dt;
 }
+
+// A host conversion between data types (Execution::selectDataTypes), on the CPU backend.
+class DataTypeConversion final : public Execution {
+ public:
+  using Execution::Execution;
+  Status onExecute(const Tensors& in, const Tensors& out) override {
+    if (!convertDataType(*in[0], *out[0]))
+      return Status::unsupported("cannot convert " + in[0]->describe() + " to " + dataTypeName(out[0]->dtype()));
+    return Status::ok();
+  }
+};
 
 }  // namespace
 
@@ -83,8 +94,8 @@ struct Session::Impl {
   bool profiling = false;
   std::vector<Session::ProfileEntry> profile;
 
-  Tensor* newTensor(const Tensor& like, Backend* b, Layout l) {
-    auto t = std::make_unique<Tensor>(like.shape(), like.dtype(), l);
+  Tensor* newTensor(const Tensor& like, Backend* b, Layout l, DataType dt = DataType::kUnknown) {
+    auto t = std::make_unique<Tensor>(like.shape(), dt == DataType::kUnknown ? like.dtype() : dt, l);
     t->setName(like.name());
     t->setDevice(b, nullptr);
     tensors.push_back(std::move(t));
@@ -100,7 +111,8 @@ struct Session::Impl {
   bool addSpecializations(const Node& failed, const std::map<std::string, Tensor>& feeds);
   bool specializedValuesChanged(const std::map<std::string, Tensor>& feeds) const;
   Status fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs);
-  Status variantFor(Value& v, Backend* b, Layout l, Tensor** out);
+  // `dt` kUnknown: the value's graph dtype.
+  Status variantFor(Value& v, Backend* b, Layout l, Tensor** out, DataType dt = DataType::kUnknown);
   Status planMemory();
   std::vector<Segment> segmentsOf(std::vector<Step>& list, int firstIndex);
   Status runSteps(std::vector<Step>& list, const std::vector<Segment>& segs, bool timed);
@@ -358,19 +370,28 @@ Status Session::Impl::planNode(const Node& node) {
   step.exec->selectLayouts(available, descIn, &wantIn, &wantOut);
   wantIn.resize(node.inputs.size(), Layout::kNCHW);
   wantOut.resize(outs.size(), Layout::kNCHW);
+  // Data type negotiation: conversions where the execution reads or writes another dtype.
+  std::vector<DataType> graphTypes, wantType, outType;
+  for (size_t i = 0; i < node.inputs.size(); ++i)
+    graphTypes.push_back(node.inputs[i].empty() ? DataType::kUnknown : values[node.inputs[i]].logical.dtype());
+  for (const Tensor& o : outs) outType.push_back(o.dtype());
+  wantType = graphTypes;
+  step.exec->selectDataTypes(graphTypes, descIn, &wantType, &outType);
+  wantType.resize(node.inputs.size(), DataType::kUnknown);
+  outType.resize(outs.size(), DataType::kUnknown);
   for (size_t i = 0; i < node.inputs.size(); ++i) {
     if (node.inputs[i].empty()) { step.inputs.push_back(nullptr); continue; }
     Value& v = values[node.inputs[i]];
-    if (v.constant && step.exec->readsConstantOnHost(i)) {  // the execution uploads it itself
-      step.inputs.push_back(&v.logical);
+    if (v.constant && step.exec->readsConstantOnHost(i) && wantType[i] == v.logical.dtype()) {
+      step.inputs.push_back(&v.logical);  // the execution uploads it itself
       continue;
     }
     Tensor* t = nullptr;
-    TESSERA_RETURN_IF_ERROR(variantFor(v, step.backend, wantIn[i], &t));
+    TESSERA_RETURN_IF_ERROR(variantFor(v, step.backend, wantIn[i], &t, wantType[i]));
     step.inputs.push_back(t);
   }
   for (size_t i = 0; i < outs.size(); ++i) {
-    Tensor* t = newTensor(outs[i], step.backend, wantOut[i]);
+    Tensor* t = newTensor(outs[i], step.backend, wantOut[i], outType[i]);
     step.outputs.push_back(t);
     Value v;
     v.logical = outs[i];
@@ -404,21 +425,44 @@ std::unique_ptr<Execution> Session::Impl::createExecution(Backend* b, const Node
 // The tensor of value `v` on backend `b` in layout `l`, adding a copy step if none yet.
 // The device side of a transfer creates the copy (so it can stage and record it); two
 // devices meet through a CPU NCHW variant.
-Status Session::Impl::variantFor(Value& v, Backend* b, Layout l, Tensor** out) {
-  if (v.constant && b == cpu && l == Layout::kNCHW) {  // host constants serve the CPU directly
+Status Session::Impl::variantFor(Value& v, Backend* b, Layout l, Tensor** out, DataType dt) {
+  if (dt == DataType::kUnknown) dt = v.logical.dtype();
+  if (v.constant && b == cpu && l == Layout::kNCHW && dt == v.logical.dtype()) {  // served directly
     *out = &v.logical;
     return Status::ok();
   }
   for (Tensor* t : v.variants)
-    if (sameTensorPlace(t, b, l)) { *out = t; return Status::ok(); }
+    if (sameTensorPlace(t, b, l, dt)) { *out = t; return Status::ok(); }
   Tensor* src = v.constant ? &v.logical : v.primary;
   Backend* from = src->backend() && !v.constant ? src->backend() : cpu;
+  if (src->dtype() != dt) {
+    // Another dtype: convert on the host, from the value's CPU NCHW form in its own dtype.
+    Tensor* host = nullptr;
+    TESSERA_RETURN_IF_ERROR(variantFor(v, cpu, Layout::kNCHW, &host, src->dtype()));
+    Tensor* converted = newTensor(v.logical, cpu, Layout::kNCHW, dt);
+    converted->setConstant(v.constant);
+    Step step;
+    step.backend = cpu;
+    step.exec = std::make_unique<DataTypeConversion>(cpu);
+    step.inputs = {host};
+    step.outputs = {converted};
+    step.label = "convert '" + v.logical.name() + "': " + dataTypeName(src->dtype()) + " -> " + dataTypeName(dt);
+    report.conversions.push_back(step.label);
+    (v.constant ? constantSteps : steps).push_back(std::move(step));
+    v.variants.push_back(converted);
+    if (b == cpu && l == Layout::kNCHW) {
+      *out = converted;
+      return Status::ok();
+    }
+    src = converted;
+    from = cpu;
+  }
   if (from != cpu && b != cpu && from != b) {
-    TESSERA_RETURN_IF_ERROR(variantFor(v, cpu, Layout::kNCHW, &src));
+    TESSERA_RETURN_IF_ERROR(variantFor(v, cpu, Layout::kNCHW, &src, dt));
     from = cpu;
   }
   Backend* creator = b != cpu ? b : from;
-  Tensor* dst = newTensor(v.logical, b, l);
+  Tensor* dst = newTensor(v.logical, b, l, dt);
   dst->setConstant(v.constant);
   Step copy;
   copy.backend = creator;

@@ -116,6 +116,13 @@ class CpuGridSample final : public Execution {
  public:
   CpuGridSample(Backend* b, const GridSampleParams& p) : Execution(b), params_(p) {}
 
+  // Half-precision data (f16, bf16) is sampled in f32; the Session converts around it.
+  void selectDataTypes(const std::vector<DataType>&, const Tensors&, std::vector<DataType>* in,
+                       std::vector<DataType>* out) const override {
+    (*in)[0] = (*in)[1] = DataType::kF32;
+    (*out)[0] = DataType::kF32;
+  }
+
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
     const Shape& xs = inputs[0]->shape();
     const Shape& ys = outputs[0]->shape();
@@ -149,7 +156,8 @@ class CpuGridSample final : public Execution {
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {
   if (inputs.size() < 2 || !inputs[0] || !inputs[1]) return nullptr;
-  if (inputs[0]->dtype() != DataType::kF32 || inputs[1]->dtype() != DataType::kF32) return nullptr;
+  for (const Tensor* t : {inputs[0], inputs[1]})
+    if (t->dtype() != DataType::kF32 && t->dtype() != DataType::kF16 && t->dtype() != DataType::kBF16) return nullptr;
   if (inputs[0]->rank() != 4 || inputs[1]->rank() != 4) return nullptr;
   GridSampleParams p;
   if (!GridSampleParams::parse(node, &p).isOk()) return nullptr;

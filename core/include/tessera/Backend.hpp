@@ -52,6 +52,15 @@ class Execution {
                              std::vector<Layout>* inputLayouts,
                              std::vector<Layout>* outputLayouts) const;
 
+  // Data type negotiation (PPL.NN's "select data type"): given the graph's dtype of each
+  // input (kUnknown for an omitted one) and of each output, say which dtype this execution
+  // reads and which it writes. Where they differ from the graph's, the Session converts on
+  // the host (inputs before, outputs for their consumers after). Default: the graph's.
+  virtual void selectDataTypes(const std::vector<DataType>& available, const Tensors& inputs,
+                               std::vector<DataType>* inputTypes, std::vector<DataType>* outputTypes) const {
+    (void)available; (void)inputs; (void)inputTypes; (void)outputTypes;
+  }
+
   // True when input `input`, if constant, is read from host memory by this execution (packed
   // or uploaded in its own way while planning): the Session then hands it the host tensor
   // and inserts no upload for it. Default: every input on the execution's backend.
