@@ -6,37 +6,16 @@
 #include <map>
 #include <set>
 
+#include "tools/onnx/GraphPass.hpp"
+
 namespace tessera {
 namespace {
 
-// Number of node inputs (and graph outputs) reading each value.
-std::map<std::string, int> consumerCounts(const Graph& g) {
-  std::map<std::string, int> uses;
-  for (const Node& n : g.nodes) {
-    for (const std::string& in : n.inputs) {
-      if (!in.empty()) ++uses[in];
-    }
-  }
-  for (const ValueInfo& o : g.outputs) ++uses[o.name];
-  return uses;
-}
-
-const Tensor* f32Initializer(const Graph& g, const std::string& name) {
-  if (name.empty()) return nullptr;
-  auto it = g.initializers.find(name);
-  if (it == g.initializers.end() || it->second.dtype() != DataType::kF32) return nullptr;
-  if (it->second.data() == nullptr) return nullptr;
-  return &it->second;
-}
+using pass::f32Initializer;
+using pass::freshName;
 
 bool isVectorOf(const Tensor* t, int64_t n) {
   return t && t->rank() == 1 && t->dim(0) == n;
-}
-
-std::string freshName(const Graph& g, const std::string& base) {
-  std::string name = base;
-  while (g.initializers.count(name)) name += "_";
-  return name;
 }
 
 // The fold for one Conv/BN pair; false (and no change) when the pair does not qualify.
@@ -95,25 +74,13 @@ bool tryFold(Graph& g, Node& conv, const Node& bn) {
   return true;
 }
 
-void dropUnusedInitializers(Graph& g, const std::set<std::string>& candidates) {
-  const auto uses = consumerCounts(g);
-  for (const std::string& name : candidates) {
-    if (uses.count(name) == 0) g.initializers.erase(name);
-  }
-}
-
 }  // namespace
 
 Status foldConvBatchNorm(Graph* graph, int* folded) {
   Graph& g = *graph;
   int count = 0;
-  const auto uses = consumerCounts(g);
-  std::map<std::string, size_t> producer;  // value -> index of the node making it
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    for (const std::string& o : g.nodes[i].outputs) {
-      if (!o.empty()) producer[o] = i;
-    }
-  }
+  const auto uses = pass::consumerCounts(g);
+  const auto producer = pass::producers(g);
   std::vector<bool> removed(g.nodes.size(), false);
   std::set<std::string> maybeUnused;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
@@ -133,15 +100,7 @@ Status foldConvBatchNorm(Graph* graph, int* folded) {
     maybeUnused.insert(oldInputs.begin(), oldInputs.end());
     ++count;
   }
-  if (count > 0) {
-    std::vector<Node> kept;
-    kept.reserve(g.nodes.size() - count);
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-      if (!removed[i]) kept.push_back(std::move(g.nodes[i]));
-    }
-    g.nodes = std::move(kept);
-    dropUnusedInitializers(g, maybeUnused);
-  }
+  if (count > 0) pass::removeNodes(g, removed, maybeUnused);
   if (folded) *folded = count;
   return Status::ok();
 }

@@ -11,7 +11,10 @@
 
 #include "tessera_onnx/onnx.pb.h"
 #include "tessera/Registry.hpp"
+#include "tools/onnx/ConstantsToInitializers.hpp"
+#include "tools/onnx/FoldConvAffine.hpp"
 #include "tools/onnx/FoldConvBatchNorm.hpp"
+#include "tools/onnx/FuseHardSwish.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
 
 namespace tessera {
@@ -222,7 +225,11 @@ Status importGraph(const tessera_onnx::ModelProto& model, Graph* g) {
     g->nodes.push_back(std::move(node));
   }
   TESSERA_RETURN_IF_ERROR(checkKnownOps(*g));
+  // Import-time simplifications, exact up to float rounding (docs/ARCHITECTURE.md).
+  constantsToInitializers(g);
   TESSERA_RETURN_IF_ERROR(foldConvBatchNorm(g));
+  foldConvAffine(g);
+  fuseHardSwish(g);
   return g->validate();
 }
 

@@ -1,0 +1,130 @@
+// The import-time graph passes against the unchanged graph: Conv + per-channel affine
+// folding, HardSwish fusion and Constant nodes turned into initializers give the same
+// outputs with fewer nodes, and leave alone what they must not touch.
+#include <gtest/gtest.h>
+
+#include "support/OpTest.hpp"
+#include "tessera/Session.hpp"
+#include "tools/onnx/ConstantsToInitializers.hpp"
+#include "tools/onnx/FoldConvAffine.hpp"
+#include "tools/onnx/FuseHardSwish.hpp"
+
+namespace tessera {
+namespace test {
+namespace {
+
+Tensor filled(const Shape& s, float v) {
+  Tensor t = Tensor::hostAllocate(s, DataType::kF32);
+  for (int64_t i = 0; i < t.elementCount(); ++i) t.data<float>()[i] = v;
+  return t;
+}
+
+std::map<std::string, Tensor> runCpu(const Graph& g, const Tensor& x) {
+  std::unique_ptr<Session> s;
+  EXPECT_TRUE(Session::create(std::make_shared<Graph>(g), {}, &s).isOk());
+  std::map<std::string, Tensor> out;
+  Status st = s->run({{"x", x}}, &out);
+  EXPECT_TRUE(st.isOk()) << st.message();
+  return out;
+}
+
+// Runs `g` before and after `pass`; expects `nodesAfter` nodes and the same outputs.
+template <typename Pass>
+void expectSameAfter(const Graph& g, Pass pass, size_t nodesAfter, const std::string& what, double tol = 1e-5) {
+  Graph changed = g;
+  pass(&changed);
+  EXPECT_EQ(changed.nodes.size(), nodesAfter) << what;
+  ASSERT_TRUE(changed.validate().isOk()) << what;
+  const Tensor x = randomTensor(Shape(g.inputs[0].dims.begin(), g.inputs[0].dims.end()), 5, -5.f, 5.f);
+  auto a = runCpu(g, x), b = runCpu(changed, x);
+  for (const auto& o : g.outputs) expectClose(b[o.name], a[o.name], tol, tol, what);
+}
+
+std::shared_ptr<Graph> build(GraphBuilder& g) {
+  std::shared_ptr<Graph> graph;
+  EXPECT_TRUE(g.build(&graph).isOk());
+  return graph;
+}
+
+TEST(FoldConvAffine, PerChannelAndScalarConstantsFoldIntoWeightsAndBias) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {2, 3, 5, 6});
+  const std::string w = g.constant("w", randomTensor({5, 3, 3, 3}, 1));
+  const std::string b = g.constant("b", randomTensor({5}, 2));
+  std::string y = g.op1("Conv", {"x", w, b});
+  y = g.op1("Mul", {g.constant("s", randomTensor({1, 5, 1, 1}, 3)), y});
+  y = g.op1("Add", {y, g.constant("a", randomTensor({5, 1, 1}, 4))});
+  y = g.op1("Div", {y, g.constant("d", filled({1}, 4.f))});
+  y = g.op1("Sub", {y, g.constant("e", randomTensor({5, 1, 1}, 6))});
+  g.output(y);
+  expectSameAfter(*build(g), foldConvAffine, 1, "conv affine chain");
+}
+
+TEST(FoldConvAffine, LeavesWhatDoesNotFold) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 3, 5, 5});
+  const std::string w = g.constant("w", randomTensor({4, 3, 1, 1}, 1));
+  const std::string c1 = g.op1("Conv", {"x", w});
+  const std::string sub = g.op1("Sub", {g.constant("k", randomTensor({4, 1, 1}, 2)), c1});  // constant first
+  const std::string c2 = g.op1("Conv", {"x", w});
+  const std::string alongW = g.op1("Mul", {c2, g.constant("v", randomTensor({5}, 3))});  // [5] lines up with W
+  const std::string c3 = g.op1("Conv", {"x", w});
+  const std::string twice = g.op1("Add", {c3, g.op1("Relu", {c3})});  // c3 read twice
+  g.output(sub);
+  g.output(alongW);
+  g.output(twice);
+  expectSameAfter(*build(g), foldConvAffine, 7, "nothing folds");
+}
+
+// x * Clip(x + 3, 0, 6) / 6, in the two spellings exporters use.
+TEST(FuseHardSwish, BothSpellingsBecomeOneNode) {
+  for (bool divide : {true, false}) {
+    GraphBuilder g;
+    g.input("x", DataType::kF32, {2, 5, 3, 4});
+    const std::string a = g.op1("Add", {g.constant("three", filled({1}, 3.f)), "x"});
+    const std::string c = g.op1("Clip", {a, g.constant("lo", filled({}, 0.f)), g.constant("hi", filled({}, 6.f))});
+    const std::string m = g.op1("Mul", {c, "x"});
+    const std::string y = divide ? g.op1("Div", {m, g.constant("six", filled({}, 6.f))})
+                                 : g.op1("Mul", {g.constant("sixth", filled({}, 1.f / 6.f)), m});
+    g.output(y);
+    auto graph = build(g);
+    expectSameAfter(*graph, fuseHardSwish, 1, divide ? "divide by 6" : "times 1/6");
+    Graph fused = *graph;
+    fuseHardSwish(&fused);
+    EXPECT_EQ(fused.nodes[0].opType, "HardSwish");
+    EXPECT_TRUE(fused.initializers.empty()) << "the pattern's constants should be dropped";
+  }
+}
+
+TEST(FuseHardSwish, OtherConstantsOrSharedValuesAreLeftAlone) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 4, 3, 3});
+  const std::string a = g.op1("Add", {"x", g.constant("three", filled({1}, 3.f))});
+  const std::string c = g.op1("Clip", {a, g.constant("lo", filled({}, 0.f)), g.constant("hi", filled({}, 5.f))});
+  g.output(g.op1("Div", {g.op1("Mul", {"x", c}), g.constant("six", filled({}, 6.f))}));
+  const std::string a2 = g.op1("Add", {"x", g.constant("three2", filled({1}, 3.f))});
+  const std::string c2 = g.op1("Clip", {a2, g.constant("lo2", filled({}, 0.f)), g.constant("hi2", filled({}, 6.f))});
+  g.output(c2);  // the clip is also a graph output: it must stay
+  g.output(g.op1("Div", {g.op1("Mul", {"x", c2}), g.constant("six2", filled({}, 6.f))}));
+  expectSameAfter(*build(g), fuseHardSwish, 8, "nothing fuses");
+}
+
+TEST(ConstantsToInitializers, ConstantNodesBecomeInitializersUnlessGraphOutputs) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {2, 3});
+  Attributes v;
+  v.setTensor("value", randomTensor({2, 3}, 9));
+  const std::string k = g.op1("Constant", {}, v);
+  const std::string kept = g.op1("Constant", {}, v);
+  g.output(g.op1("Add", {"x", k}));
+  g.output(kept);
+  auto graph = build(g);
+  Graph changed = *graph;
+  EXPECT_EQ(constantsToInitializers(&changed), 1);
+  EXPECT_EQ(changed.initializers.count(k), 1u);
+  expectSameAfter(*graph, constantsToInitializers, 2, "constant");
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tessera

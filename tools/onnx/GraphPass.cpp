@@ -1,0 +1,62 @@
+#include "tools/onnx/GraphPass.hpp"
+
+namespace tessera {
+namespace pass {
+
+std::map<std::string, int> consumerCounts(const Graph& g) {
+  std::map<std::string, int> uses;
+  for (const Node& n : g.nodes)
+    for (const std::string& in : n.inputs)
+      if (!in.empty()) ++uses[in];
+  for (const ValueInfo& o : g.outputs) ++uses[o.name];
+  return uses;
+}
+
+std::map<std::string, size_t> producers(const Graph& g) {
+  std::map<std::string, size_t> out;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (const std::string& o : g.nodes[i].outputs)
+      if (!o.empty()) out[o] = i;
+  return out;
+}
+
+const Tensor* f32Initializer(const Graph& g, const std::string& name) {
+  if (name.empty()) return nullptr;
+  auto it = g.initializers.find(name);
+  if (it == g.initializers.end() || it->second.dtype() != DataType::kF32 || !it->second.data()) return nullptr;
+  return &it->second;
+}
+
+bool scalarInitializer(const Graph& g, const std::string& name, float* value) {
+  const Tensor* t = f32Initializer(g, name);
+  if (!t || t->elementCount() != 1) return false;
+  *value = t->data<float>()[0];
+  return true;
+}
+
+std::string freshName(const Graph& g, const std::string& base) {
+  std::string name = base;
+  while (g.initializers.count(name)) name += "_";
+  return name;
+}
+
+std::string addInitializer(Graph& g, const std::string& base, Tensor value) {
+  const std::string name = freshName(g, base);
+  value.setName(name);
+  value.setConstant(true);
+  g.initializers[name] = std::move(value);
+  return name;
+}
+
+void removeNodes(Graph& g, const std::vector<bool>& removed, const std::set<std::string>& candidates) {
+  std::vector<Node> kept;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (!removed[i]) kept.push_back(std::move(g.nodes[i]));
+  g.nodes = std::move(kept);
+  const auto uses = consumerCounts(g);
+  for (const std::string& name : candidates)
+    if (!uses.count(name)) g.initializers.erase(name);
+}
+
+}  // namespace pass
+}  // namespace tessera

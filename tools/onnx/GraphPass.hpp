@@ -1,0 +1,32 @@
+// Small helpers shared by the import-time graph passes (FoldConvBatchNorm, FoldConvAffine,
+// FuseHardSwish, ConstantsToInitializers): who reads and who makes each value, constant
+// lookups, and removing matched nodes.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tessera/Graph.hpp"
+
+namespace tessera {
+namespace pass {
+
+// Number of node inputs (and graph outputs) reading each value.
+std::map<std::string, int> consumerCounts(const Graph& g);
+// Value -> index of the node making it.
+std::map<std::string, size_t> producers(const Graph& g);
+// The f32 initializer `name` with host data, or nullptr.
+const Tensor* f32Initializer(const Graph& g, const std::string& name);
+// The single value of an f32 initializer with one element, or false.
+bool scalarInitializer(const Graph& g, const std::string& name, float* value);
+// A name no initializer has yet, from `base`.
+std::string freshName(const Graph& g, const std::string& base);
+// Adds an f32 constant under a fresh name and returns the name.
+std::string addInitializer(Graph& g, const std::string& base, Tensor value);
+// Drops the nodes flagged in `removed`, then the initializers among `candidates` that no
+// node reads any more.
+void removeNodes(Graph& g, const std::vector<bool>& removed, const std::set<std::string>& candidates);
+
+}  // namespace pass
+}  // namespace tessera
