@@ -75,7 +75,7 @@ int fuseHardSwish(Graph* graph) {
       removed[i] = removed[clip] = removed[mul] = true;
       Node& hs = g.nodes[last];
       hs.opType = "HardSwish";
-      hs.name = hs.name.empty() ? add.name + "_hardswish" : hs.name;
+      hs.name = add.name + "+" + hs.name;  // the span of the original nodes, for messages
       hs.inputs = {x};
       hs.attrs = Attributes();
       hs.opset = std::max(hs.opset, 14);  // HardSwish-14
