@@ -8,7 +8,7 @@ add_test(NAME onnx_conformance_vulkan
   COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/vulkan/check_vulkan_conformance.py
           --tessera $<TARGET_FILE:tessera_cli>
           --known-failures ${CMAKE_SOURCE_DIR}/tests/vulkan/known_failures.txt
-          --min-all-on-vulkan 300)
+          --min-all-on-vulkan 318)
 # The same run with the Khronos validation layer: any validation error fails the case.
 add_test(NAME onnx_conformance_vulkan_validation
   COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/vulkan/check_vulkan_conformance.py
