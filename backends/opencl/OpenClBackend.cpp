@@ -7,20 +7,6 @@
 
 namespace tessera {
 
-Nc4Geometry nc4Geometry(const Shape& s) {
-  Nc4Geometry g;
-  const int r = static_cast<int>(s.size());
-  if (r >= 1) g.n = s[0];
-  if (r >= 2) g.c = s[1];
-  if (r == 3) g.w = s[2];
-  if (r >= 4) {
-    g.h = s[2];
-    g.w = 1;
-    for (int d = 3; d < r; ++d) g.w *= s[d];
-  }
-  return g;
-}
-
 OpenClBackend::OpenClBackend(std::shared_ptr<opencl::Runtime> runtime, cl_command_queue queue,
                              const BackendOptions& options, bool profiling)
     : Backend(BackendType::kOpenCL), runtime_(std::move(runtime)), queue_(queue), profiling_(profiling) {

@@ -45,26 +45,12 @@ VulkanBackend::VulkanBackend(std::shared_ptr<VulkanContext> ctx, const BackendOp
   imagesUsable_ = ctx_->storageImageFormat(VulkanContext::imageFormat(fp16_));
 }
 
-Nc4Grid nc4Grid(const Shape& s) {
-  Nc4Grid g;
-  const int r = static_cast<int>(s.size());
-  if (r >= 1) g.n = s[0];
-  if (r >= 2) g.c = s[1];
-  if (r == 3) g.w = s[2];
-  if (r >= 4) {
-    g.h = s[2];
-    g.w = 1;
-    for (int d = 3; d < r; ++d) g.w *= s[d];
-  }
-  return g;
-}
-
 bool VulkanBackend::imagesFit(const Tensors& ts) const {
   if (!imagesUsable_) return false;
   const int64_t limit = ctx_->info().limits.maxImageDimension2D;
   for (const Tensor* t : ts) {
     if (!t) continue;
-    const Nc4Grid g = nc4Grid(t->shape());
+    const Nc4Geometry g = nc4Geometry(t->shape());
     if (t->dtype() != DataType::kF32 || t->rank() < 3 || t->elementCount() == 0) return false;
     if (g.width() > limit || g.height() > limit) return false;
   }
@@ -232,7 +218,7 @@ Status VulkanBackend::initialiseImages() {
 Status VulkanBackend::acquireImage(Tensor* t, StorageType storage) {
   if (!imagesFit({t}))
     return Status::internal("Vulkan: tensor " + t->describe() + " cannot be an NC4HW4 storage image here");
-  const Nc4Grid g = nc4Grid(t->shape());
+  const Nc4Geometry g = nc4Geometry(t->shape());
   const uint32_t width = static_cast<uint32_t>(g.width()), height = static_cast<uint32_t>(g.height());
   VulkanImage* img = nullptr;
   if (storage == StorageType::kStatic) {

@@ -31,16 +31,6 @@ struct VulkanImage {
   VkDeviceSize bytes = 0;
 };
 
-// The pixel grid of an NC4HW4 tensor: [N, C, H, W] is width ceil(C/4) * W, height N * H
-// (rank 3 [N, C, W]: H = 1; rank 5 and more: W is the product of the dimensions after H).
-struct Nc4Grid {
-  int64_t n = 1, c = 1, h = 1, w = 1;
-  int64_t c4() const { return (c + 3) / 4; }
-  int64_t width() const { return c4() * w; }
-  int64_t height() const { return n * h; }
-};
-Nc4Grid nc4Grid(const Shape& s);
-
 // One tensor bound to a kernel: a storage image (view set), a whole buffer, or a range of
 // a buffer.
 struct VulkanBinding {

@@ -130,7 +130,7 @@ class VulkanTransfer final : public Execution {
 
   Status dispatchImage(VulkanBackend& vk, ShaderId kernel, const VulkanBinding& from, const VulkanBinding& to,
                        const Shape& shape, const std::string& label) {
-    const Nc4Grid g = nc4Grid(shape);
+    const Nc4Geometry g = nc4Geometry(shape);
     const int64_t pixels = g.width() * g.height();
     return vk.dispatch(kernel, {from, to},
                        {static_cast<uint32_t>(pixels), static_cast<uint32_t>(g.c), static_cast<uint32_t>(g.h),

@@ -87,9 +87,9 @@ inline void followImages(bool images, const std::vector<Layout>& available, std:
   for (auto& o : *out) o = l;
 }
 
-// Appends the NC4HW4 grid (C, H, W) of `s` (see Nc4Grid) and returns its pixel count.
+// Appends the NC4HW4 grid (C, H, W) of `s` (see Nc4Geometry) and returns its pixel count.
 inline int64_t pushGrid(std::vector<uint32_t>& p, const Shape& s) {
-  const Nc4Grid g = nc4Grid(s);
+  const Nc4Geometry g = nc4Geometry(s);
   p.push_back(u32(g.c));
   p.push_back(u32(g.h));
   p.push_back(u32(g.w));

@@ -169,4 +169,18 @@ bool convertDataType(const Tensor& src, Tensor& dst) {
   return true;
 }
 
+Nc4Geometry nc4Geometry(const Shape& s) {
+  Nc4Geometry g;
+  const int r = static_cast<int>(s.size());
+  if (r >= 1) g.n = s[0];
+  if (r >= 2) g.c = s[1];
+  if (r == 3) g.w = s[2];
+  if (r >= 4) {
+    g.h = s[2];
+    g.w = 1;
+    for (int d = 3; d < r; ++d) g.w *= s[d];
+  }
+  return g;
+}
+
 }  // namespace tessera

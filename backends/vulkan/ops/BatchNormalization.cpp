@@ -31,7 +31,7 @@ class VulkanBatchNorm final : public VulkanExecution {
       VulkanBinding table;
       TESSERA_RETURN_IF_ERROR(vk().planConstant(table_.data(), table_.size() * sizeof(float), &table));
       if (in[0]->layout() == Layout::kNC4HW4) {
-        const Nc4Grid g = nc4Grid(s);
+        const Nc4Geometry g = nc4Geometry(s);
         p[0] = vkops::u32(g.width() * g.height());
         p.push_back(vkops::u32(g.h));
         p.push_back(vkops::u32(g.w));

@@ -63,7 +63,7 @@ class VulkanBinary final : public VulkanExecution {
     const int64_t pixels = vkops::pushGrid(p, out[0]->shape());
     p[0] = vkops::u32(pixels);
     for (const Tensor* t : {in[0], in[1]}) {
-      const Nc4Grid g = nc4Grid(t->shape());
+      const Nc4Geometry g = nc4Geometry(t->shape());
       for (int64_t v : {g.n, g.c, g.h, g.w}) p.push_back(vkops::u32(v));
     }
     p.resize(21, 0u);

@@ -35,10 +35,10 @@ class VulkanConcat final : public VulkanExecution {
   }
 
   Status placeImages(const Tensors& in, const Tensor* out) {
-    const Nc4Grid gy = nc4Grid(out->shape());
+    const Nc4Geometry gy = nc4Geometry(out->shape());
     int64_t offset = 0;  // along the axis, in elements (channels: a multiple of 4)
     for (const Tensor* t : in) {
-      const Nc4Grid gx = nc4Grid(t->shape());
+      const Nc4Geometry gx = nc4Geometry(t->shape());
       std::vector<int64_t> at = {0, 0, 0, 0};  // n c4 y x
       const int rank = static_cast<int>(out->rank());
       const int slot = axis_ == 0 ? 0 : axis_ == 1 ? 1 : (rank == 3 || axis_ == 3) ? 3 : 2;

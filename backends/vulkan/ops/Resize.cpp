@@ -37,7 +37,7 @@ class VulkanResize final : public VulkanExecution {
         table.insert(table.end(), {1.f, 0.f, 0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 0.f});
       }
       TESSERA_RETURN_IF_ERROR(vk().planConstant(table.data(), table.size() * sizeof(float), &taps));
-      const Nc4Grid gx = nc4Grid(in[0]->shape()), gy = nc4Grid(out[0]->shape());
+      const Nc4Geometry gx = nc4Geometry(in[0]->shape()), gy = nc4Geometry(out[0]->shape());
       std::vector<uint32_t> p = {vkops::u32(gy.width() * gy.height())};
       for (int64_t v : {gx.c, gx.h, gx.w, gy.h, gy.w, offsets[2], offsets[3]}) p.push_back(vkops::u32(v));
       p.resize(20, 0u);

@@ -20,17 +20,7 @@
 
 namespace tessera {
 
-// An NC4HW4 tensor as a 2D grid of float4 pixels: x = (c/4)*W + w, y = n*H + h — the
-// extents of its image2d (width, height), or of the rows of its buffer.
-// Rank 2: [N, C] (H = W = 1); rank 3: [N, C, W]; rank 4: [N, C, H, W]; rank 5+: the
-// trailing dimensions folded into W.
-struct Nc4Geometry {
-  int64_t n = 1, c = 1, h = 1, w = 1;
-  int64_t c4() const { return (c + 3) / 4; }
-  int64_t width() const { return c4() * w; }
-  int64_t height() const { return n * h; }
-};
-Nc4Geometry nc4Geometry(const Shape& s);
+// Nc4Geometry / nc4Geometry (tessera/Tensor.hpp) give an NC4HW4 tensor's image extents.
 
 // Build options of a program: -D defines, raw compiler flags, and the storage of each NC4HW4
 // tensor argument (-D<arg>_STORAGE=IMAGE|BUFFER), which the NC4_IN/NC4_OUT/LOAD4/STORE4

@@ -21,6 +21,17 @@ const char* layoutName(Layout l);
 // Physical element count of a shape in a layout (NC4HW4 pads channels up to a multiple of 4).
 int64_t physicalElementCount(const Shape& s, Layout l);
 
+// An NC4HW4 tensor as a 2-D grid of 4-channel pixels, as the GPU backends store it (image2d /
+// storage image): pixel x = (c/4)*W + w, y = n*H + h. Rank 2: [N, C] (H = W = 1); rank 3:
+// [N, C, W]; rank 4: [N, C, H, W]; rank 5+: the trailing dimensions folded into W.
+struct Nc4Geometry {
+  int64_t n = 1, c = 1, h = 1, w = 1;
+  int64_t c4() const { return (c + 3) / 4; }
+  int64_t width() const { return c4() * w; }
+  int64_t height() const { return n * h; }
+};
+Nc4Geometry nc4Geometry(const Shape& s);
+
 class Tensor {
  public:
   Tensor() = default;
