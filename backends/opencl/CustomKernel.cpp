@@ -157,57 +157,25 @@ Status OpenClKernel::setWorkSize(const std::vector<int64_t>& global, const std::
 struct OpenClCustomExecution::State {
   OpenClBackend* cl = nullptr;  // null when created on another backend (reported by onResize)
   std::string wrongBackend;
-  std::vector<Layout> inputLayouts, outputLayouts;
-  std::vector<size_t> hostInputs;
-  bool prepared = false;
   std::vector<std::unique_ptr<OpenClKernel>> kernels;
   std::vector<std::unique_ptr<OpenClBuffer>> buffers;
   size_t profileBegin = 0, profileEnd = 0;
 };
 
-OpenClCustomExecution::OpenClCustomExecution(Backend* backend) : Execution(backend), s_(new State) {
+OpenClCustomExecution::OpenClCustomExecution(Backend* backend) : CustomExecution(backend), s_(new State) {
   s_->cl = asOpenCl(backend);
   if (!s_->cl) s_->wrongBackend = backend ? backendTypeName(backend->type()) : "no";
 }
 
 OpenClCustomExecution::~OpenClCustomExecution() = default;
 
-void OpenClCustomExecution::setInputLayouts(std::vector<Layout> layouts) { s_->inputLayouts = std::move(layouts); }
-void OpenClCustomExecution::setOutputLayouts(std::vector<Layout> layouts) { s_->outputLayouts = std::move(layouts); }
-void OpenClCustomExecution::setHostConstantInputs(std::vector<size_t> inputs) { s_->hostInputs = std::move(inputs); }
-
-void OpenClCustomExecution::selectLayouts(const std::vector<Layout>& available, const Tensors&,
-                                          std::vector<Layout>* in, std::vector<Layout>* out) const {
-  in->assign(available.size(), Layout::kNCHW);
-  for (size_t i = 0; i < in->size() && i < s_->inputLayouts.size(); ++i) (*in)[i] = s_->inputLayouts[i];
-  for (size_t i = 0; i < out->size(); ++i)
-    (*out)[i] = i < s_->outputLayouts.size() ? s_->outputLayouts[i] : Layout::kNCHW;
-}
-
-bool OpenClCustomExecution::readsConstantOnHost(size_t input) const {
-  for (size_t i : s_->hostInputs)
-    if (i == input) return true;
-  return false;
-}
-
-Status OpenClCustomExecution::onPrepare(const Tensors&, const Tensors&) { return Status::ok(); }
-
-Status OpenClCustomExecution::onResize(const Tensors& inputs, const Tensors& outputs) {
+Status OpenClCustomExecution::beginPlan(const Tensors&, const Tensors&) {
   if (!s_->cl) return Status::invalid("custom OpenCL execution created on the " + s_->wrongBackend + " backend");
-  for (const auto* layouts : {&s_->inputLayouts, &s_->outputLayouts})
-    for (Layout l : *layouts)
-      if (l != Layout::kNCHW && l != Layout::kNC4HW4)
-        return Status::unsupported(std::string("custom OpenCL kernels take NCHW or NC4HW4 tensors, not ") + layoutName(l));
-  for (size_t i : s_->hostInputs)
-    if (i < inputs.size() && inputs[i] && !inputs[i]->data())
-      return Status::unsupported("input " + std::to_string(i) + " '" + inputs[i]->name() +
-                                 "' must be a constant (an initializer): the kernel reads it on the host");
   s_->kernels.clear();
-  if (!s_->prepared) {
-    TESSERA_RETURN_IF_ERROR(onPrepare(inputs, outputs));
-    s_->prepared = true;
-  }
-  TESSERA_RETURN_IF_ERROR(onPlan(inputs, outputs));
+  return Status::ok();
+}
+
+Status OpenClCustomExecution::endPlan(const Tensors&, const Tensors&) {
   for (auto& k : s_->kernels)
     if (!k->s_->sized) return Status::invalid("kernel '" + k->name() + "' has no work size (call setWorkSize in onPlan)");
   return Status::ok();

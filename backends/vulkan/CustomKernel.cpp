@@ -73,33 +73,24 @@ Status compileCached(const std::string& name, const std::string& source, const s
 struct VulkanCustomExecution::State {
   VulkanBackend* vk = nullptr;  // null when created on another backend (reported by onResize)
   std::string wrongBackend;
-  std::vector<Layout> inputLayouts, outputLayouts;
-  std::vector<size_t> hostInputs;
   bool images = false;  // NC4HW4 tensors are storage images (decided in selectLayouts)
-  bool prepared = false;
   std::vector<std::unique_ptr<VulkanDispatch>> dispatches;
   std::vector<std::unique_ptr<VulkanKernelBuffer>> buffers;
   std::vector<int> timers;
 };
 
-VulkanCustomExecution::VulkanCustomExecution(Backend* backend) : Execution(backend), s_(new State) {
+VulkanCustomExecution::VulkanCustomExecution(Backend* backend) : CustomExecution(backend), s_(new State) {
   s_->vk = asVulkan(backend);
   if (!s_->vk) s_->wrongBackend = backend ? backendTypeName(backend->type()) : "no";
 }
 
 VulkanCustomExecution::~VulkanCustomExecution() = default;
 
-void VulkanCustomExecution::setInputLayouts(std::vector<Layout> layouts) { s_->inputLayouts = std::move(layouts); }
-void VulkanCustomExecution::setOutputLayouts(std::vector<Layout> layouts) { s_->outputLayouts = std::move(layouts); }
-void VulkanCustomExecution::setHostConstantInputs(std::vector<size_t> inputs) { s_->hostInputs = std::move(inputs); }
-
 // NC4HW4 as declared when every such tensor fits a storage image; otherwise all of them are
 // NCHW buffers (the kernel is then compiled without IMAGE).
 void VulkanCustomExecution::selectLayouts(const std::vector<Layout>& available, const Tensors& inputs,
                                           std::vector<Layout>* in, std::vector<Layout>* out) const {
-  in->assign(available.size(), Layout::kNCHW);
-  for (size_t i = 0; i < in->size() && i < s_->inputLayouts.size(); ++i) (*in)[i] = s_->inputLayouts[i];
-  for (size_t i = 0; i < out->size(); ++i) (*out)[i] = i < s_->outputLayouts.size() ? s_->outputLayouts[i] : Layout::kNCHW;
+  CustomExecution::selectLayouts(available, inputs, in, out);  // as declared
   Tensors images;
   for (size_t i = 0; i < in->size() && i < inputs.size(); ++i)
     if ((*in)[i] == Layout::kNC4HW4) images.push_back(inputs[i]);
@@ -112,35 +103,19 @@ void VulkanCustomExecution::selectLayouts(const std::vector<Layout>& available, 
       if (l == Layout::kNC4HW4) l = Layout::kNCHW;
 }
 
-bool VulkanCustomExecution::readsConstantOnHost(size_t input) const {
-  for (size_t i : s_->hostInputs)
-    if (i == input) return true;
-  return false;
-}
-
-Status VulkanCustomExecution::onPrepare(const Tensors&, const Tensors&) { return Status::ok(); }
-
-Status VulkanCustomExecution::onResize(const Tensors& inputs, const Tensors& outputs) {
+Status VulkanCustomExecution::beginPlan(const Tensors&, const Tensors& outputs) {
   if (!s_->vk) return Status::invalid("custom Vulkan execution created on the " + s_->wrongBackend + " backend");
-  for (const auto* layouts : {&s_->inputLayouts, &s_->outputLayouts})
-    for (Layout l : *layouts)
-      if (l != Layout::kNCHW && l != Layout::kNC4HW4)
-        return Status::unsupported(std::string("custom Vulkan kernels take NCHW or NC4HW4 tensors, not ") + layoutName(l));
   for (const Tensor* t : outputs)  // outputs are known now: all images must fit, or none be used
     if (t && t->layout() == Layout::kNC4HW4 && !s_->vk->imagesFit({const_cast<Tensor*>(t)}))
       return Status::unsupported("output '" + t->name() + "' " + t->describe() +
                                  " does not fit a Vulkan storage image; declare it NCHW");
-  for (size_t i : s_->hostInputs)
-    if (i < inputs.size() && inputs[i] && !inputs[i]->data())
-      return Status::unsupported("input " + std::to_string(i) + " '" + inputs[i]->name() +
-                                 "' must be a constant (an initializer): the kernel reads it on the host");
   s_->dispatches.clear();
   s_->timers.clear();
-  if (!s_->prepared) {
-    TESSERA_RETURN_IF_ERROR(onPrepare(inputs, outputs));
-    s_->prepared = true;
-  }
-  TESSERA_RETURN_IF_ERROR(onPlan(inputs, outputs));
+  return Status::ok();
+}
+
+// Records what onPlan added, in order.
+Status VulkanCustomExecution::endPlan(const Tensors&, const Tensors&) {
   for (auto& d : s_->dispatches) {
     const std::string& name = d->pipeline_->name();
     if (d->invocations_ < 0)

@@ -17,6 +17,7 @@
 
 #include "tessera/Backend.hpp"
 #include "tessera/BuildConfig.hpp"
+#include "tessera/CustomExecution.hpp"
 
 namespace tessera {
 
@@ -122,39 +123,22 @@ class OpenClKernel {
 // onPrepare, then your onPlan, there. onExecute (every run) enqueues the kernels onPlan
 // added, in order, on the session's in-order queue, behind the steps before it: nothing is
 // built or allocated on that path. Override it only to enqueue more, calling this one.
-class OpenClCustomExecution : public Execution {
+class OpenClCustomExecution : public CustomExecution {
  public:
   // `backend` is the one the creator was given (an OpenCL backend).
   explicit OpenClCustomExecution(Backend* backend);
   ~OpenClCustomExecution() override;
 
-  void selectLayouts(const std::vector<Layout>& available, const Tensors& inputs,
-                     std::vector<Layout>* inputLayouts, std::vector<Layout>* outputLayouts) const override;
-  bool readsConstantOnHost(size_t input) const override;
-  Status onResize(const Tensors& inputs, const Tensors& outputs) final;
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override;
   bool deviceTimeMs(double* ms) const override;
 
  protected:
-  // Declarations, made in the constructor. The layout of each input and output the kernel
-  // reads or writes: kNCHW (a plain buffer; the default) or kNC4HW4 (an image2d, or a buffer
-  // of pixels past the image limits). The Session converts where its neighbours differ.
-  // The dtype is the one CustomKernel::dtype selects; NC4HW4 tensors are f32 (their images
-  // are rgba16f under Precision::kFP16 where the device has cl_khr_fp16: read_imagef and
-  // write_imagef convert, so the kernel source is the same).
-  void setInputLayouts(std::vector<Layout> layouts);
-  void setOutputLayouts(std::vector<Layout> layouts);
-  // Constant inputs (initializers, weights) the kernel reads on the host in onPrepare, e.g.
-  // to pack and upload them with createBuffer: the Session uploads nothing for them, and
-  // onPrepare/onPlan see them as host tensors (data() set). A non-constant value there is
-  // an error (kUnsupported) naming the input.
-  void setHostConstantInputs(std::vector<size_t> inputs);
-
-  // Once per execution, before onPlan (so once per plan, not per run): build programs,
-  // upload constants.
-  virtual Status onPrepare(const Tensors& inputs, const Tensors& outputs);
-  // Shapes known: add kernels, set their arguments and work sizes.
-  virtual Status onPlan(const Tensors& inputs, const Tensors& outputs) = 0;
+  // Declared with setInputLayouts / setOutputLayouts / setHostConstantInputs and run through
+  // onPrepare / onPlan (tessera/CustomExecution.hpp). Here kNCHW is a plain buffer and
+  // kNC4HW4 an image2d (or a buffer of pixels past the image limits); NC4HW4 tensors are
+  // f32, their images rgba16f under Precision::kFP16 where the device has cl_khr_fp16
+  // (read_imagef and write_imagef convert, so the kernel source is the same). The dtype is
+  // the one CustomKernel::dtype selects.
 
   // buildOpenClProgram on this execution's device.
   Status buildProgram(const std::string& name, const std::string& source, const OpenClBuildOptions& options,
@@ -170,6 +154,8 @@ class OpenClCustomExecution : public Execution {
   void* nativeQueue() const;    // cl_command_queue (the session's; valid for this plan)
 
  private:
+  Status beginPlan(const Tensors& inputs, const Tensors& outputs) override;
+  Status endPlan(const Tensors& inputs, const Tensors& outputs) override;
   struct State;
   std::unique_ptr<State> s_;
 };

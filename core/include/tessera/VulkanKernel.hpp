@@ -20,6 +20,7 @@
 
 #include "tessera/Backend.hpp"
 #include "tessera/BuildConfig.hpp"
+#include "tessera/CustomExecution.hpp"
 
 namespace tessera {
 
@@ -84,12 +85,11 @@ class VulkanDispatch {
   int64_t invocations_ = -1;
 };
 
-// The base of a custom Vulkan execution. The Session creates an execution per plan (the first
-// run, and again when input shapes change) and calls its onResize once; this class runs your
-// onPrepare, then your onPlan there, and records the dispatches onPlan added into the
-// session's command buffer, in order, with barriers between them. A run only submits the
-// recorded commands: nothing is compiled or allocated on that path.
-class VulkanCustomExecution : public Execution {
+// The base of a custom Vulkan execution. Per plan, onPrepare (once) and onPlan run in
+// onResize (tessera/CustomExecution.hpp); then this class records the dispatches onPlan
+// added into the session's command buffer, in order, with barriers between them. A run only
+// submits the recorded commands: nothing is compiled or allocated on that path.
+class VulkanCustomExecution : public CustomExecution {
  public:
   // `backend` is the one the creator was given (a Vulkan backend).
   explicit VulkanCustomExecution(Backend* backend);
@@ -97,28 +97,17 @@ class VulkanCustomExecution : public Execution {
 
   void selectLayouts(const std::vector<Layout>& available, const Tensors& inputs,
                      std::vector<Layout>* inputLayouts, std::vector<Layout>* outputLayouts) const override;
-  bool readsConstantOnHost(size_t input) const override;
-  Status onResize(const Tensors& inputs, const Tensors& outputs) final;
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override;
   bool deviceTimeMs(double* ms) const override;
 
  protected:
-  // Declarations, made in the constructor. The layout of each input and output: kNCHW (a
-  // storage buffer; the default) or kNC4HW4 (a storage image — or, for tensors past the
-  // device's image limits, an NCHW buffer read through the same NC4_IN/NC4_OUT macros, the
-  // kernel then being compiled without IMAGE). NC4HW4 tensors are f32; their images are
-  // rgba16f under Precision::kFP16 (imageLoad/imageStore convert, the source is the same).
-  void setInputLayouts(std::vector<Layout> layouts);
-  void setOutputLayouts(std::vector<Layout> layouts);
-  // Constant inputs (initializers, weights) the kernel reads on the host in onPrepare, e.g.
-  // to pack and upload them with createBuffer: the Session uploads nothing for them, and
-  // onPrepare/onPlan see them as host tensors. A non-constant value there is an error.
-  void setHostConstantInputs(std::vector<size_t> inputs);
-
-  // Once per execution, before onPlan: compile pipelines, upload constants.
-  virtual Status onPrepare(const Tensors& inputs, const Tensors& outputs);
-  // Shapes known: add dispatches, set their bindings, parameters and invocation counts.
-  virtual Status onPlan(const Tensors& inputs, const Tensors& outputs) = 0;
+  // Declared with setInputLayouts / setOutputLayouts / setHostConstantInputs and run through
+  // onPrepare / onPlan (tessera/CustomExecution.hpp). Here kNCHW is a storage buffer and
+  // kNC4HW4 a storage image — or, when an NC4HW4 tensor of the execution would pass the
+  // device's image limits, all its NC4HW4 tensors are NCHW buffers read through the same
+  // NC4_IN/NC4_OUT macros and the kernel is compiled without IMAGE. NC4HW4 tensors are f32;
+  // their images are rgba16f under Precision::kFP16 (imageLoad/imageStore convert, the
+  // source is the same).
 
   // Compiles GLSL compute `source` (after the prelude unless `prelude` is false) with the
   // defines of `options` plus IMAGE / FP16 as this execution's storage needs. A compile
@@ -136,6 +125,8 @@ class VulkanCustomExecution : public Execution {
   bool fp16Storage() const;
 
  private:
+  Status beginPlan(const Tensors& inputs, const Tensors& outputs) override;
+  Status endPlan(const Tensors& inputs, const Tensors& outputs) override;
   struct State;
   std::unique_ptr<State> s_;
 };
