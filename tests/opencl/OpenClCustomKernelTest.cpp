@@ -4,12 +4,12 @@
 // both checked against a CPU kernel; build errors, duplicate registrations, missing shape
 // functions and the once-per-plan prepare step.
 #include <atomic>
-#include <cmath>
 #include <cstdlib>
 
 #include "backends/opencl/OpenClBackend.hpp"
 #include "tessera/OpenClKernel.hpp"
 #include "tests/opencl/OpenClTestSupport.hpp"
+#include "tests/support/BiasTanhOp.hpp"
 
 namespace tessera {
 namespace {
@@ -106,27 +106,6 @@ class PlainBiasTanh final : public OpenClCustomExecution {
   OpenClBuffer* bias_ = nullptr;
 };
 
-class CpuBiasTanh final : public Execution {
- public:
-  CpuBiasTanh(Backend* b, float alpha) : Execution(b), alpha_(alpha) {}
-  Status onExecute(const Tensors& in, const Tensors& out) override {
-    const Shape& s = in[0]->shape();
-    const int64_t hw = s[2] * s[3];
-    for (int64_t i = 0; i < in[0]->elementCount(); ++i)
-      out[0]->data<float>()[i] = alpha_ * std::tanh(in[0]->data<float>()[i]) + in[1]->data<float>()[(i / hw) % s[1]];
-    return Status::ok();
-  }
-
- private:
-  float alpha_;
-};
-
-Status sameAsInput(ShapeContext& ctx) {
-  if (!ctx.input(0) || !ctx.input(1)) return ctx.error("needs X and B");
-  ctx.output(0) = Tensor(ctx.input(0)->shape(), ctx.input(0)->dtype());
-  return Status::ok();
-}
-
 CustomKernel kernel(BackendType backend, const std::string& provider, const std::string& op,
                     std::function<std::unique_ptr<Execution>(Backend*, float)> make) {
   CustomKernel k;
@@ -144,9 +123,9 @@ CustomKernel kernel(BackendType backend, const std::string& provider, const std:
 // Registered once per process (the test binary may run every test in one process).
 void registerBiasTanh() {
   static const bool done = [] {
-    EXPECT_TRUE(registerCustomOp(kDomain, "BiasTanh", sameAsInput).isOk());
+    EXPECT_TRUE(registerCustomOp(kDomain, "BiasTanh", test::biasTanhShape).isOk());
     EXPECT_TRUE(registerCustomKernel(kernel(BackendType::kCPU, "test_cpu", "BiasTanh", [](Backend* b, float a) {
-                  return std::make_unique<CpuBiasTanh>(b, a);
+                  return std::make_unique<test::CpuBiasTanh>(b, a);
                 })).isOk());
     EXPECT_TRUE(registerCustomKernel(kernel(BackendType::kOpenCL, "test_nc4", "BiasTanh", [](Backend* b, float a) {
                   return std::make_unique<Nc4BiasTanh>(b, a, kNc4Source);
@@ -162,46 +141,12 @@ void registerBiasTanh() {
   (void)done;
 }
 
-// x -> BiasTanh(x, B) -> y, with B an initializer (or a graph input when !constantBias).
 std::shared_ptr<Graph> biasTanhGraph(const std::string& op, int64_t channels, bool constantBias = true) {
-  auto g = std::make_shared<Graph>();
-  g->inputs.push_back({"x", DataType::kF32, {-1, channels, -1, -1}, true});
-  std::vector<float> b(channels);
-  for (int64_t c = 0; c < channels; ++c) b[c] = 0.25f * static_cast<float>(c) - 0.5f;
-  if (constantBias) g->initializers["B"] = test::tensorFrom({channels}, b);
-  else g->inputs.push_back({"B", DataType::kF32, {channels}, true});
-  Node n;
-  n.name = "n";
-  n.domain = kDomain;
-  n.opType = op;
-  n.inputs = {"x", "B"};
-  n.outputs = {"y"};
-  n.attrs.setFloat("alpha", 1.5f);
-  g->nodes.push_back(n);
-  g->outputs.push_back({"y", DataType::kF32, {}, false});
-  EXPECT_TRUE(g->validate().isOk());
-  return g;
+  return test::biasTanhGraph(kDomain, op, channels, constantBias);
 }
-
-struct Ran {
-  Status status;
-  Tensor y;
-  PlacementReport report;
-};
-
+using Ran = test::BiasTanhRun;
 Ran run(std::shared_ptr<Graph> g, BackendType backend, const std::string& provider, const Tensor& x) {
-  SessionOptions o;
-  o.backends = {backend};
-  o.providers = {provider};
-  std::unique_ptr<Session> s;
-  Ran r;
-  r.status = Session::create(g, o, &s);
-  if (!r.status.isOk()) return r;
-  std::map<std::string, Tensor> out;
-  r.status = s->run({{"x", x}}, &out);
-  r.report = s->report();
-  if (r.status.isOk()) r.y = out["y"];
-  return r;
+  return test::runBiasTanh(std::move(g), backend, provider, x);
 }
 
 // OpenCL with `provider` against the CPU kernel, asserting the op ran on OpenCL.

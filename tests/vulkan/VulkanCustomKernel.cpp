@@ -5,11 +5,11 @@
 // storage; compile errors; the once-per-plan prepare step. (Under CTest vulkan_validation
 // these run with the Khronos validation layer, which must stay silent.)
 #include <atomic>
-#include <cmath>
 
 #include "tessera/CustomOp.hpp"
 #include "tessera/Session.hpp"
 #include "tessera/VulkanKernel.hpp"
+#include "tests/support/BiasTanhOp.hpp"
 #include "tests/vulkan/VulkanTestSupport.hpp"
 
 namespace tessera {
@@ -114,27 +114,6 @@ class PlainBiasTanh final : public VulkanCustomExecution {
   VulkanKernelBuffer* bias_ = nullptr;
 };
 
-class CpuBiasTanh final : public Execution {
- public:
-  CpuBiasTanh(Backend* b, float alpha) : Execution(b), alpha_(alpha) {}
-  Status onExecute(const Tensors& in, const Tensors& out) override {
-    const Shape& s = in[0]->shape();
-    const int64_t hw = s[2] * s[3];
-    for (int64_t i = 0; i < in[0]->elementCount(); ++i)
-      out[0]->data<float>()[i] = alpha_ * std::tanh(in[0]->data<float>()[i]) + in[1]->data<float>()[(i / hw) % s[1]];
-    return Status::ok();
-  }
-
- private:
-  float alpha_;
-};
-
-Status sameAsInput(ShapeContext& ctx) {
-  if (!ctx.input(0) || !ctx.input(1)) return ctx.error("needs X and B");
-  ctx.output(0) = Tensor(ctx.input(0)->shape(), ctx.input(0)->dtype());
-  return Status::ok();
-}
-
 CustomKernel kernel(BackendType backend, const std::string& provider,
                     std::function<std::unique_ptr<Execution>(Backend*, float)> make) {
   CustomKernel k;
@@ -151,9 +130,9 @@ CustomKernel kernel(BackendType backend, const std::string& provider,
 
 void registerBiasTanh() {
   static const bool done = [] {
-    EXPECT_TRUE(registerCustomOp(kDomain, "BiasTanh", sameAsInput).isOk());
+    EXPECT_TRUE(registerCustomOp(kDomain, "BiasTanh", test::biasTanhShape).isOk());
     EXPECT_TRUE(registerCustomKernel(kernel(BackendType::kCPU, "vk_test_cpu", [](Backend* b, float a) {
-                  return std::make_unique<CpuBiasTanh>(b, a);
+                  return std::make_unique<test::CpuBiasTanh>(b, a);
                 })).isOk());
     EXPECT_TRUE(registerCustomKernel(kernel(BackendType::kVulkan, "vk_test_nc4", [](Backend* b, float a) {
                   return std::make_unique<Nc4BiasTanh>(b, a, kNc4Source);
@@ -169,46 +148,11 @@ void registerBiasTanh() {
   (void)done;
 }
 
-std::shared_ptr<Graph> biasTanhGraph(int64_t channels) {
-  auto g = std::make_shared<Graph>();
-  g->inputs.push_back({"x", DataType::kF32, {-1, channels, -1, -1}, true});
-  std::vector<float> b(channels);
-  for (int64_t c = 0; c < channels; ++c) b[c] = 0.25f * static_cast<float>(c) - 0.5f;
-  g->initializers["B"] = test::tensorFrom({channels}, b);
-  Node n;
-  n.name = "n";
-  n.domain = kDomain;
-  n.opType = "BiasTanh";
-  n.inputs = {"x", "B"};
-  n.outputs = {"y"};
-  n.attrs.setFloat("alpha", 1.5f);
-  g->nodes.push_back(n);
-  g->outputs.push_back({"y", DataType::kF32, {}, false});
-  EXPECT_TRUE(g->validate().isOk());
-  return g;
-}
-
-struct Ran {
-  Status status;
-  Tensor y;
-  PlacementReport report;
-};
-
+std::shared_ptr<Graph> biasTanhGraph(int64_t channels) { return test::biasTanhGraph(kDomain, "BiasTanh", channels); }
+using Ran = test::BiasTanhRun;
 Ran run(std::shared_ptr<Graph> g, BackendType backend, const std::string& provider, const Tensor& x,
         Precision precision = Precision::kFP32) {
-  SessionOptions o;
-  o.backends = {backend};
-  o.providers = {provider};
-  o.precision = precision;
-  std::unique_ptr<Session> s;
-  Ran r;
-  r.status = Session::create(g, o, &s);
-  if (!r.status.isOk()) return r;
-  std::map<std::string, Tensor> out;
-  r.status = s->run({{"x", x}}, &out);
-  r.report = s->report();
-  if (r.status.isOk()) r.y = out["y"];
-  return r;
+  return test::runBiasTanh(std::move(g), backend, provider, x, precision);
 }
 
 void expectMatchesCpu(const std::string& provider, const Shape& shape, Precision precision = Precision::kFP32,
