@@ -89,6 +89,26 @@ class Nc4BiasTanh final : public VulkanCustomExecution {
   VulkanKernelBuffer* bias_ = nullptr;
 };
 
+// Misuses of the API, each of which must be a clear planning error.
+enum class Misuse { kNoInvocations, kTooManyParams, kHostConstantBound };
+class MisusedBiasTanh final : public VulkanCustomExecution {
+ public:
+  MisusedBiasTanh(Backend* b, Misuse m) : VulkanCustomExecution(b), misuse_(m) { setHostConstantInputs({1}); }
+  Status onPlan(const Tensors& in, const Tensors& out) override {
+    TESSERA_RETURN_IF_ERROR(buildPipeline("misused", kPlainSource, {}, &pipeline_, false));
+    VulkanDispatch* d = nullptr;
+    TESSERA_RETURN_IF_ERROR(addDispatch(pipeline_, &d));
+    d->tensor(in[0]).tensor(misuse_ == Misuse::kHostConstantBound ? in[1] : in[0]).tensor(out[0]);
+    for (int i = 0; i < (misuse_ == Misuse::kTooManyParams ? 33 : 4); ++i) d->param(uint32_t(i));
+    if (misuse_ != Misuse::kNoInvocations) d->invocations(out[0]->elementCount());
+    return Status::ok();
+  }
+
+ private:
+  Misuse misuse_;
+  VulkanPipeline pipeline_;
+};
+
 class PlainBiasTanh final : public VulkanCustomExecution {
  public:
   PlainBiasTanh(Backend* b, float alpha) : VulkanCustomExecution(b), alpha_(alpha) { setHostConstantInputs({1}); }
@@ -142,6 +162,18 @@ void registerBiasTanh() {
                 })).isOk());
     EXPECT_TRUE(registerCustomKernel(kernel(BackendType::kVulkan, "vk_test_broken", [](Backend* b, float a) {
                   return std::make_unique<Nc4BiasTanh>(b, a, kBrokenSource);
+                })).isOk());
+    for (auto m : {std::make_pair("vk_test_noinv", Misuse::kNoInvocations),
+                   std::make_pair("vk_test_params", Misuse::kTooManyParams),
+                   std::make_pair("vk_test_hostbound", Misuse::kHostConstantBound)}) {
+      const Misuse misuse = m.second;
+      EXPECT_TRUE(registerCustomKernel(kernel(BackendType::kVulkan, m.first, [misuse](Backend* b, float) {
+                    return std::make_unique<MisusedBiasTanh>(b, misuse);
+                  })).isOk());
+    }
+    // A Vulkan kernel class returned for the CPU backend: an error, not a crash.
+    EXPECT_TRUE(registerCustomKernel(kernel(BackendType::kCPU, "vk_test_wrong_backend", [](Backend* b, float a) {
+                  return std::make_unique<Nc4BiasTanh>(b, a, kNc4Source);
                 })).isOk());
     return true;
   }();
@@ -204,6 +236,27 @@ TEST(VulkanCustomKernel, CompileErrorIsAStatusWithGlslangsLog) {
   EXPECT_NE(m.find("'bias_tanh' does not compile"), std::string::npos) << m;
   EXPECT_NE(m.find("no_such_symbol"), std::string::npos) << "no glslang log: " << m;
   EXPECT_NE(m.find(":3:"), std::string::npos) << "log lines should count from the user's source: " << m;
+}
+
+TEST(VulkanCustomKernel, MisusesAreClearErrors) {
+  TESSERA_REQUIRE_VULKAN();
+  registerBiasTanh();
+  const Tensor x = test::randomTensor({1, 5, 2, 3}, 8);
+  const std::pair<const char*, const char*> cases[] = {
+      {"vk_test_noinv", "has no invocation count"},
+      {"vk_test_params", "33 parameters (at most 32)"},
+      {"vk_test_hostbound", "'B' is not on the Vulkan device"},
+  };
+  for (const auto& c : cases) {
+    Ran r = run(biasTanhGraph(5), BackendType::kVulkan, c.first, x);
+    ASSERT_FALSE(r.status.isOk()) << c.first;
+    EXPECT_NE(r.status.message().find(c.second), std::string::npos) << c.first << ": " << r.status.message();
+    EXPECT_NE(r.status.message().find("BiasTanh 'n'"), std::string::npos) << r.status.message();
+  }
+  Ran r = run(biasTanhGraph(5), BackendType::kCPU, "vk_test_wrong_backend", x);
+  ASSERT_FALSE(r.status.isOk());
+  EXPECT_NE(r.status.message().find("custom Vulkan execution created on the cpu backend"), std::string::npos)
+      << r.status.message();
 }
 
 TEST(VulkanCustomKernel, DuplicateRegistrationIsAnError) {
