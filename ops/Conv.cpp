@@ -9,6 +9,7 @@ Status ConvParams::parse(const Node& node, ConvParams* out) {
   if (p.group < 1) return Status::invalid(node.label() + ": group must be at least 1, got " + std::to_string(p.group));
   p.outputPadding = node.attrs.getInts("output_padding");
   p.outputShape = node.attrs.getInts("output_shape");
+  TESSERA_RETURN_IF_ERROR(FusedActivation::parse(node, &p.activation));
   *out = p;
   return Status::ok();
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ops/FusedActivation.hpp"
 #include "ops/Window.hpp"
 #include "tessera/Graph.hpp"
 #include "tessera/Shape.hpp"
@@ -16,6 +17,7 @@ struct ConvParams {
   int64_t group = 1;
   std::vector<int64_t> outputPadding;  // ConvTranspose only; empty: all 0
   std::vector<int64_t> outputShape;    // ConvTranspose only; spatial (or full) output shape
+  FusedActivation activation;          // Conv only: applied to the output (import pass)
 
   static Status parse(const Node& node, ConvParams* out);
 };

@@ -23,18 +23,30 @@
 #define dst_STORAGE IMAGE
 #endif
 
-// Fused activation, chosen with -DACTIVATION=ACT_<kind> (default none).
-#define ACT_NONE 0
-#define ACT_RELU 1
-#define ACT_RELU6 2
+// Fused activation, chosen with -DACTIVATION=<code> (FusedActivation::Kind, see
+// ops/FusedActivation.hpp; 0: none) and its parameters -DACT_A=<float> -DACT_B=<float>.
 #ifndef ACTIVATION
-#define ACTIVATION ACT_NONE
+#define ACTIVATION 0
+#endif
+#ifndef ACT_A
+#define ACT_A 0.f
+#endif
+#ifndef ACT_B
+#define ACT_B 0.f
 #endif
 inline float4 activate4(float4 v) {
-#if ACTIVATION == ACT_RELU
+#if ACTIVATION == 1
   return fmax(v, (float4)(0.f));
-#elif ACTIVATION == ACT_RELU6
-  return clamp(v, (float4)(0.f), (float4)(6.f));
+#elif ACTIVATION == 2
+  return clamp(v, (float4)(ACT_A), (float4)(ACT_B));
+#elif ACTIVATION == 3
+  return select(v * ACT_A, v, v >= (float4)(0.f));
+#elif ACTIVATION == 4
+  return 1.f / (1.f + exp(-v));
+#elif ACTIVATION == 5
+  return clamp(ACT_A * v + ACT_B, 0.f, 1.f);
+#elif ACTIVATION == 6
+  return v * clamp(v / 6.f + 0.5f, 0.f, 1.f);
 #else
   return v;
 #endif

@@ -97,12 +97,14 @@ uint gid() { return gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_Glob
 int pint(int i) { return int(P[i]); }
 float pfloat(int i) { return uintBitsToFloat(P[i]); }
 
-// Activation codes shared by kernels with a fused activation (must match VulkanOps.hpp).
+// Fused activations: the codes are FusedActivation::Kind's (ops/FusedActivation.hpp).
 float activate(int code, float v, float a, float b) {
   if (code == 1) return max(v, 0.0);
   if (code == 2) return clamp(v, a, b);
   if (code == 3) return v < 0.0 ? v * a : v;
   if (code == 4) return 1.0 / (1.0 + exp(-v));
+  if (code == 5) return clamp(a * v + b, 0.0, 1.0);
+  if (code == 6) return v * clamp(v / 6.0 + 0.5, 0.0, 1.0);
   return v;
 }
 vec4 activate4(int code, vec4 v, float a, float b) {

@@ -51,6 +51,25 @@ TEST(OpenClConv, OneDimensionalAsymmetricPadsNoBias) {
                          "Conv SAME_UPPER", {false, true});
 }
 
+// Fused activations (tools/onnx/FuseConvActivation) on the dense and depthwise kernels.
+TEST(OpenClConv, FusedActivations) {
+  REQUIRE_OPENCL();
+  const std::pair<const char*, std::vector<float>> acts[] = {
+      {"Relu", {}}, {"Clip", {-0.5f, 0.75f}}, {"LeakyRelu", {0.1f}}, {"Sigmoid", {}}, {"HardSigmoid", {0.25f, 0.4f}},
+      {"HardSwish", {}}};
+  for (const auto& act : acts)
+    for (int64_t group : {int64_t(1), int64_t(6)}) {
+      Attributes a = ints("pads", {1, 1, 1, 1});
+      a.setInt("group", group);
+      a.setString("activation", act.first);
+      if (!act.second.empty()) a.setFloats("activation_params", act.second);
+      expectOpenClMatchesCpu("Conv", {randomTensor({2, 6, 5, 7}, 61, -3.f, 3.f), randomTensor({6, 6 / group, 3, 3}, 62),
+                                      randomTensor({6}, 63)},
+                             a, std::string("Conv + ") + act.first + " group " + std::to_string(group),
+                             {false, true, true});
+    }
+}
+
 TEST(OpenClConvTranspose, SweepsStridesPadsGroups) {
   REQUIRE_OPENCL();
   struct Case {

@@ -7,6 +7,7 @@
 #include "tessera/Session.hpp"
 #include "tools/onnx/ConstantsToInitializers.hpp"
 #include "tools/onnx/FoldConvAffine.hpp"
+#include "tools/onnx/FuseConvActivation.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
 
 namespace tessera {
@@ -107,6 +108,50 @@ TEST(FuseHardSwish, OtherConstantsOrSharedValuesAreLeftAlone) {
   g.output(c2);  // the clip is also a graph output: it must stay
   g.output(g.op1("Div", {g.op1("Mul", {"x", c2}), g.constant("six2", filled({}, 6.f))}));
   expectSameAfter(*build(g), fuseHardSwish, 8, "nothing fuses");
+}
+
+// Each activation after a Conv (regular with 6 output channels: a ragged last block; and
+// depthwise) becomes the Conv's fused activation, with the CPU's answers unchanged.
+TEST(FuseConvActivation, EveryKindGivesTheUnfusedAnswers) {
+  struct Act { const char* op; Attributes attrs; std::vector<float> clip; };
+  Attributes leaky, hsig;
+  leaky.setFloat("alpha", 0.1f);
+  hsig.setFloat("alpha", 0.25f);
+  hsig.setFloat("beta", 0.4f);
+  const Act acts[] = {{"Relu", {}, {}},        {"Clip", {}, {-0.5f, 0.75f}}, {"LeakyRelu", leaky, {}},
+                      {"Sigmoid", {}, {}},     {"HardSigmoid", hsig, {}},     {"HardSwish", {}, {}}};
+  for (const Act& act : acts)
+    for (int64_t group : {int64_t(1), int64_t(5)}) {
+      GraphBuilder g;
+      g.input("x", DataType::kF32, {2, 5, 6, 7});
+      const int64_t m = group == 1 ? 6 : 5;
+      Attributes conv;
+      conv.setInt("group", group);
+      conv.setInts("pads", {1, 1, 1, 1});
+      const std::string c = g.op1("Conv", {"x", g.constant("w", randomTensor({m, 5 / group, 3, 3}, 1)),
+                                          g.constant("b", randomTensor({m}, 2))}, conv);
+      std::vector<std::string> in = {c};
+      if (!act.clip.empty()) {
+        in.push_back(g.constant("lo", filled({}, act.clip[0])));
+        in.push_back(g.constant("hi", filled({}, act.clip[1])));
+      }
+      g.output(g.op1(act.op, in, act.attrs));
+      expectSameAfter(*build(g), fuseConvActivation, 1, std::string(act.op) + " group " + std::to_string(group));
+    }
+}
+
+TEST(FuseConvActivation, LeavesSharedOutputsAndRunTimeBounds) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 3, 4, 4});
+  g.input("hi", DataType::kF32, {});
+  const std::string w = g.constant("w", randomTensor({4, 3, 1, 1}, 1));
+  const std::string c1 = g.op1("Conv", {"x", w});
+  g.output(g.op1("Relu", {c1}));
+  g.output(c1);  // the conv output is also a graph output
+  const std::string c2 = g.op1("Conv", {"x", w});
+  g.output(g.op1("Clip", {c2, "", "hi"}));  // a bound computed at run time
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseConvActivation(&changed), 0);
 }
 
 TEST(ConstantsToInitializers, ConstantNodesBecomeInitializersUnlessGraphOutputs) {

@@ -44,6 +44,24 @@ TEST(VulkanConv, GroupsStridesDilationsPads) {
                          convAttrs({1}, {1}, {1, 1}, 1), 1, {false, true});
 }
 
+// Fused activations (tools/onnx/FuseConvActivation) on each conv kernel: GEMM with a ragged
+// last block, depthwise, generic groups.
+TEST(VulkanConv, FusedActivations) {
+  TESSERA_REQUIRE_VULKAN();
+  const std::pair<const char*, std::vector<float>> acts[] = {
+      {"Relu", {}}, {"Clip", {-0.5f, 0.75f}}, {"LeakyRelu", {0.1f}}, {"Sigmoid", {}}, {"HardSigmoid", {0.25f, 0.4f}},
+      {"HardSwish", {}}};
+  for (const auto& act : acts)
+    for (int64_t group : {int64_t(1), int64_t(6), int64_t(2)}) {
+      Attributes a = convAttrs({1, 1}, {1, 1}, {1, 1, 1, 1}, group);
+      a.setString("activation", act.first);
+      if (!act.second.empty()) a.setFloats("activation_params", act.second);
+      const int64_t m = group == 2 ? 4 : 6;
+      expectVulkanMatchesCpu("Conv", {randomTensor({2, 6, 5, 7}, 61, -3.f, 3.f), randomTensor({m, 6 / group, 3, 3}, 62),
+                                      randomTensor({m}, 63)}, a, 1, {false, true, true});
+    }
+}
+
 // 2-D convs pass their activations to each other in NC4HW4 storage images: the only
 // conversions are the upload into the first image and the download of the last.
 TEST(VulkanConv, ActivationsLiveInStorageImages) {

@@ -14,6 +14,7 @@
 #include "tools/onnx/ConstantsToInitializers.hpp"
 #include "tools/onnx/FoldConvAffine.hpp"
 #include "tools/onnx/FoldConvBatchNorm.hpp"
+#include "tools/onnx/FuseConvActivation.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
 
@@ -230,6 +231,7 @@ Status importGraph(const tessera_onnx::ModelProto& model, Graph* g) {
   TESSERA_RETURN_IF_ERROR(foldConvBatchNorm(g));
   foldConvAffine(g);
   fuseHardSwish(g);
+  fuseConvActivation(g);
   return g->validate();
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/FusedActivationPass.hpp"
 #include "backends/cpu/Gemm.hpp"
 #include "backends/cpu/NC4HW4.hpp"
 #include "backends/cpu/ops/ConvDepthwise.hpp"
@@ -147,6 +148,7 @@ class CpuConv final : public Execution {
         float* dst = yBatch + yChannel_[oc] + p0 * kChannelPack;
         for (int64_t r = 0; r < rows; ++r)
           for (int l = 0; l < kChannelPack; ++l) dst[r * kChannelPack + l] = product[r * outPerGroup + m + l] + b[l];
+        applyFusedActivation(params_.activation, dst, rows * kChannelPack);
       }
       return;
     }
@@ -156,6 +158,7 @@ class CpuConv final : public Execution {
       float* dst = yBatch + yChannel_[oc] + p0 * yAddr_.spatialStride;
       const int64_t step = yAddr_.spatialStride;
       for (int64_t r = 0; r < rows; ++r) dst[r * step] = product[r * outPerGroup + m] + b;
+      applyFusedActivation(params_.activation, dst, rows, step);
     }
   }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/FusedActivationPass.hpp"
 #include "backends/cpu/NC4HW4.hpp"
 #include "ops/Conv.hpp"
 
@@ -69,9 +70,11 @@ class CpuDepthwiseConv final : public Execution {
         } else {
           row<1>(xp, yp, block, oh);
         }
+        applyFusedActivation(params_.activation, yp, g.output[1] * lanes_);  // the row, still in cache
       }
     }, 1);
-    // Padding lanes: zero weights and bias give 0 unless the input lanes hold inf/nan.
+    // Padding lanes: zero weights and bias give 0 unless the input lanes hold inf/nan (or an
+    // activation changed them).
     if (lanes_ == kChannelPack) zeroPaddingLanes(y, ChannelAddressing(outputs[0]->shape(), Layout::kNC4HW4));
     return Status::ok();
   }

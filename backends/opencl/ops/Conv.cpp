@@ -1,6 +1,8 @@
-// OpenCL Conv (1-D and 2-D, f32, constant weights) on NC4HW4 tensors: plain, strided,
-// dilated, padded and grouped convolutions through one kernel (grouped weights packed dense
+// OpenCL Conv (1-D and 2-D, f32, constant weights, fused activation) on NC4HW4 tensors:
+// plain, strided, dilated, padded and grouped convolutions through one kernel (grouped weights packed dense
 // with zeros across groups), depthwise (group == C == M) through its own kernel.
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include "backends/opencl/ConvWeights.hpp"
@@ -10,13 +12,22 @@
 namespace tessera {
 namespace {
 
+// An OpenCL C float literal that reads back as exactly `v`.
+std::string floatLiteral(float v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9gf", static_cast<double>(v));
+  return text;
+}
+
 class OpenClConv final : public OpenClConvBase {
  public:
   WorkEstimate work(const Tensors& in, const Tensors& out) const override {
     return convWork(in, out);
   }
-  OpenClConv(Backend* b, const ConvShape& s, std::vector<float> weight, std::vector<float> bias, bool depthwise)
-      : OpenClConvBase(b), shape_(s), weight_(std::move(weight)), bias_(std::move(bias)), depthwise_(depthwise) {}
+  OpenClConv(Backend* b, const ConvShape& s, std::vector<float> weight, std::vector<float> bias, bool depthwise,
+             FusedActivation act)
+      : OpenClConvBase(b), shape_(s), weight_(std::move(weight)), bias_(std::move(bias)), depthwise_(depthwise),
+        act_(act) {}
 
   void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
@@ -42,7 +53,10 @@ class OpenClConv final : public OpenClConvBase {
     }
     const int64_t inH = g.input[1], inW = g.input[2], outH = g.output[1], outW = g.output[2];
     ClKernel* k = nullptr;
-    const KernelOptions o = KernelOptions().storage("src", x).storage("dst", y);
+    KernelOptions o = KernelOptions().storage("src", x).storage("dst", y);
+    if (act_.kind != FusedActivation::kNone)
+      o.define("ACTIVATION", static_cast<long long>(act_.kind)).define("ACT_A", floatLiteral(act_.alpha))
+          .define("ACT_B", floatLiteral(act_.beta));
     if (depthwise_) {
       TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::conv::depthwise, o, &k));
       k->tensor(x).mem(weightBuf_.get()).mem(biasBuf_.get()).tensor(y).arg(inC4);
@@ -62,6 +76,7 @@ class OpenClConv final : public OpenClConvBase {
   ConvShape shape_;
   std::vector<float> weight_, bias_;
   bool depthwise_;
+  FusedActivation act_;
   ClBuffer weightBuf_, biasBuf_;
 };
 
@@ -84,7 +99,7 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   const bool depthwise = group == C && M == C && group > 1;
   if (static_cast<double>(outC4) * inC4 * taps * 16 > 64e6 && !depthwise) return nullptr;  // too large dense
   if (!w->data() || (bias && !bias->data()))  // packed on the device at run time
-    return makeExecution<OpenClConv>(b, node, s, std::vector<float>(), std::vector<float>(), depthwise);
+    return makeExecution<OpenClConv>(b, node, s, std::vector<float>(), std::vector<float>(), depthwise, p.activation);
   const float* wd = w->data<float>();
   std::vector<float> packed;
   if (depthwise) {
@@ -107,7 +122,7 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   std::vector<float> b4(outC4 * 4, 0.f);
   if (bias)
     for (int64_t oc = 0; oc < M && oc < bias->elementCount(); ++oc) b4[oc] = bias->data<float>()[oc];
-  return makeExecution<OpenClConv>(b, node, s, std::move(packed), std::move(b4), depthwise);
+  return makeExecution<OpenClConv>(b, node, s, std::move(packed), std::move(b4), depthwise, p.activation);
 }
 
 }  // namespace

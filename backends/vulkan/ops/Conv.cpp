@@ -1,4 +1,5 @@
-// Vulkan Conv (1-D, 2-D and 3-D; grouped, depthwise, dilated, strided, padded, with bias) on
+// Vulkan Conv (1-D, 2-D and 3-D; grouped, depthwise, dilated, strided, padded, with bias and
+// a fused activation) on
 // NC4HW4: storage images when they can hold the tensors (1-D and 2-D), else the NCHW buffer
 // build of the same kernel. Kernels: shaders/vulkan/conv.comp, conv_weights.comp.
 #include "backends/vulkan/VulkanOps.hpp"
@@ -49,8 +50,10 @@ class VulkanConv final : public VulkanExecution {
     const WindowGeometry w3 = cs.window.padTo3D();
     const int64_t m4 = (cs.outChannels + 3) / 4;
     const int64_t invocations = cs.batch * m4 * w3.output[0] * w3.output[1] * ((w3.output[2] + 3) / 4);
+    const FusedActivation& act = params_.activation;
     std::vector<uint32_t> p = {vkops::u32(invocations), vkops::u32(cs.inChannels), vkops::u32(cs.outChannels),
-                               vkops::u32(cs.group), hasBias ? 1u : 0u, 0u, 0u, 0u};
+                               vkops::u32(cs.group), hasBias ? 1u : 0u, static_cast<uint32_t>(act.kind),
+                               floatBits(act.alpha), floatBits(act.beta)};
     vkops::pushWindow(p, cs.window, false);
     VulkanBinding weights = VulkanBackend::binding(in[1]);
     if (kind != ConvKind::kGeneric) {  // packed in 4-channel blocks on the GPU (conv_weights.comp)

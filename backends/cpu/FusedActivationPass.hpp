@@ -1,0 +1,42 @@
+// A Conv's fused activation (ops/FusedActivation.hpp) applied in place to output the conv
+// has just written; padding lanes of NC4HW4 outputs are zeroed again afterwards by the
+// caller (the activation of 0 need not be 0).
+#pragma once
+#include <algorithm>
+
+#include "backends/cpu/CpuBackend.hpp"
+#include "ops/FusedActivation.hpp"
+
+namespace tessera {
+
+// y[i * stride] = activation(y[i * stride]) for i < count, on the calling thread: meant for
+// the tile a conv task has just written, still in cache. One loop per kind, so the compiler
+// sees a plain elementwise loop (and vectorises the contiguous ones).
+template <typename F>
+void activateRange(float* y, int64_t count, int64_t stride, F f) {
+  if (stride == 1) {
+    for (int64_t i = 0; i < count; ++i) y[i] = f(y[i]);
+  } else {
+    for (int64_t i = 0; i < count; ++i) y[i * stride] = f(y[i * stride]);
+  }
+}
+
+inline void applyFusedActivation(const FusedActivation& a, float* y, int64_t count, int64_t stride = 1) {
+  const float alpha = a.alpha, beta = a.beta;
+  switch (a.kind) {
+    case FusedActivation::kNone: return;
+    // max(0, min(1, .)) in this order compiles to maxps/minps (the other order keeps a branch
+    // per element), and matches the CPU's own Relu / Clip / HardSigmoid / HardSwish bit for bit.
+    case FusedActivation::kRelu: return activateRange(y, count, stride, [](float v) { return std::max(0.f, v); });
+    case FusedActivation::kClip:
+      return activateRange(y, count, stride, [=](float v) { return std::max(alpha, std::min(beta, v)); });
+    case FusedActivation::kHardSwish:
+      return activateRange(y, count, stride,
+                           [](float v) { return v * std::max(0.f, std::min(1.f, v / 6.f + 0.5f)); });
+    case FusedActivation::kHardSigmoid:
+      return activateRange(y, count, stride, [=](float v) { return std::max(0.f, std::min(1.f, alpha * v + beta)); });
+    default: return activateRange(y, count, stride, [&a](float v) { return a.apply(v); });
+  }
+}
+
+}  // namespace tessera

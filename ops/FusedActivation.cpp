@@ -1,0 +1,42 @@
+#include "ops/FusedActivation.hpp"
+
+#include <vector>
+
+namespace tessera {
+
+Status FusedActivation::parse(const Node& node, FusedActivation* out) {
+  FusedActivation a;
+  const std::string name = node.attrs.getString("activation", "");
+  const std::vector<float> p = node.attrs.getFloats("activation_params");
+  auto param = [&](size_t i, float def) { return i < p.size() ? p[i] : def; };
+  if (name.empty()) {
+  } else if (name == "Relu") {
+    a.kind = kRelu;
+  } else if (name == "Clip") {
+    a.kind = kClip;
+    a.alpha = param(0, -3.402823466e38f);
+    a.beta = param(1, 3.402823466e38f);
+  } else if (name == "LeakyRelu") {
+    a.kind = kLeakyRelu;
+    a.alpha = param(0, 0.01f);
+  } else if (name == "Sigmoid") {
+    a.kind = kSigmoid;
+  } else if (name == "HardSigmoid") {
+    a.kind = kHardSigmoid;
+    a.alpha = param(0, 0.2f);
+    a.beta = param(1, 0.5f);
+  } else if (name == "HardSwish") {
+    a.kind = kHardSwish;
+  } else {
+    return Status::unsupported(node.label() + ": fused activation '" + name + "' is not supported");
+  }
+  *out = a;
+  return Status::ok();
+}
+
+void FusedActivation::set(Node* node, const std::string& op, const std::vector<float>& params) {
+  node->attrs.setString("activation", op);
+  if (!params.empty()) node->attrs.setFloats("activation_params", params);
+}
+
+}  // namespace tessera

@@ -1,0 +1,39 @@
+// An activation folded into the op before it (Conv), as ONNX Runtime's FusedConv writes it:
+// attribute `activation` (Relu, Clip, LeakyRelu, Sigmoid, HardSigmoid, HardSwish) and
+// `activation_params` (Clip: min, max; LeakyRelu: alpha; HardSigmoid: alpha, beta). Set by
+// the import pass tools/onnx/FuseConvActivation; every backend's Conv applies it.
+#pragma once
+#include <cmath>
+#include <string>
+
+#include "tessera/Graph.hpp"
+#include "tessera/Status.hpp"
+
+namespace tessera {
+
+struct FusedActivation {
+  // The numeric codes are the kernels' too (shaders/vulkan/common.glsl `activate`).
+  enum Kind { kNone = 0, kRelu = 1, kClip = 2, kLeakyRelu = 3, kSigmoid = 4, kHardSigmoid = 5, kHardSwish = 6 };
+  Kind kind = kNone;
+  float alpha = 0.f, beta = 0.f;
+
+  // Reads the attributes of `node` (none: kNone); an unknown activation is an error.
+  static Status parse(const Node& node, FusedActivation* out);
+  // The node attributes for `op` (one of the kinds' ONNX names) with `params`.
+  static void set(Node* node, const std::string& op, const std::vector<float>& params);
+
+  float apply(float v) const {
+    switch (kind) {
+      case kRelu: return v > 0.f ? v : 0.f;
+      case kClip: return v < alpha ? alpha : (v > beta ? beta : v);
+      case kLeakyRelu: return v >= 0.f ? v : alpha * v;
+      case kSigmoid: return 1.f / (1.f + std::exp(-v));
+      case kHardSigmoid: return std::fmax(0.f, std::fmin(1.f, alpha * v + beta));
+      case kHardSwish: return v * std::fmax(0.f, std::fmin(1.f, v / 6.f + 0.5f));
+      case kNone: break;
+    }
+    return v;
+  }
+};
+
+}  // namespace tessera

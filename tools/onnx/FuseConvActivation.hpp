@@ -1,0 +1,14 @@
+// Graph pass: an activation right after a Conv (Relu, Clip with constant bounds, LeakyRelu,
+// Sigmoid, HardSigmoid, HardSwish) becomes the Conv's fused activation (ops/FusedActivation.hpp,
+// ONNX Runtime's FusedConv attributes), applied by every backend's Conv as it writes its
+// output: one dispatch / memory pass fewer per pair.
+#pragma once
+#include "tessera/Graph.hpp"
+
+namespace tessera {
+
+// Fuses when the Conv output feeds only the activation (not a graph output) and the Conv
+// has no fused activation yet. Returns the number of activations fused.
+int fuseConvActivation(Graph* graph);
+
+}  // namespace tessera
