@@ -109,7 +109,18 @@ class VulkanBackend final : public Backend {
   std::vector<std::pair<std::string, double>> gpuProfile() const;
 
  private:
-  struct Recording;
+  // One segment's commands: recorded while planning, submitted at each run.
+  struct Recording {
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    VkQueryPool queries = VK_NULL_HANDLE;
+    std::vector<std::string> labels;  // one per timestamp pair
+    std::vector<int> timerIds;        // the global timer id of each pair
+    std::vector<std::function<void()>> after;
+    std::vector<std::pair<std::string, double>> times;  // of the last run
+    bool empty = true;
+  };
+
   Status createBuffer(VkDeviceSize bytes, bool hostVisible, std::unique_ptr<VulkanBuffer>* out);
   void destroyBuffer(VulkanBuffer& b);
   Status createImage(uint32_t width, uint32_t height, std::unique_ptr<VulkanImage>* out);
