@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Runs every case of the ONNX node-test folder (in scope or not) and fails if any crashed
-or timed out: out-of-scope cases must end in a clear SKIP or FAIL, never a crash.
+or timed out: out-of-scope cases must end in a clear SKIP or FAIL, never a crash. On a GPU
+backend with no device it exits 77 (skipped), saying why.
 
 Usage: check_no_crash.py --tessera build/tessera [--backend cpu] [--data-dir DIR]
 """
@@ -21,6 +22,13 @@ def main():
     if not os.path.isdir(args.data_dir):
         print(f"FAIL: {args.data_dir} not found (run scripts/setup.sh)")
         return 1
+    if args.backend != "cpu":
+        devices = subprocess.run([args.tessera, "devices"], capture_output=True, text=True).stdout
+        section = devices.split(args.backend + ":", 1)[1] if args.backend + ":" in devices else ""
+        section = section.split("\n\n", 1)[0]
+        if "[0]" not in section:
+            print(f"SKIP: no {args.backend} device: {section.strip()}")
+            return 77
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report.json")
         proc = subprocess.run([args.tessera, "conformance", args.data_dir, "--backend", args.backend,

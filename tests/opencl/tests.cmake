@@ -22,3 +22,10 @@ set_tests_properties(paddleocr_opencl PROPERTIES TIMEOUT 900)
 # `--backend auto` runs on the CPU.
 add_test(NAME opencl_no_platform_cli
   COMMAND bash ${CMAKE_SOURCE_DIR}/tests/opencl/no_platform.sh $<TARGET_FILE:tessera_cli>)
+
+# Every case of the ONNX node-test folder (932, in scope or not) on opencl: a PASS, a FAIL or a
+# SKIP with its reason, never a crash or a time-out.
+add_test(NAME onnx_node_all_no_crash_opencl
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/conformance/check_no_crash.py
+          --tessera $<TARGET_FILE:tessera_cli> --backend opencl)
+set_tests_properties(onnx_node_all_no_crash_opencl PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)

@@ -39,3 +39,10 @@ add_test(NAME paddleocr_vulkan_fp16
 set_tests_properties(paddleocr_vulkan_fp16 PROPERTIES SKIP_RETURN_CODE 77
   ENVIRONMENT "TESSERA_REAL=$<TARGET_FILE:tessera_cli>")
 add_test(NAME vulkan_codegen COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/vulkan/check_codegen.py)
+
+# Every case of the ONNX node-test folder (932, in scope or not) on vulkan: a PASS, a FAIL or a
+# SKIP with its reason, never a crash or a time-out.
+add_test(NAME onnx_node_all_no_crash_vulkan
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/conformance/check_no_crash.py
+          --tessera $<TARGET_FILE:tessera_cli> --backend vulkan)
+set_tests_properties(onnx_node_all_no_crash_vulkan PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
