@@ -49,7 +49,8 @@ class VulkanConv final : public VulkanExecution {
     const ConvKind kind = kindOf(cs);
     const WindowGeometry w3 = cs.window.padTo3D();
     const int64_t m4 = (cs.outChannels + 3) / 4;
-    const int64_t invocations = cs.batch * m4 * w3.output[0] * w3.output[1] * ((w3.output[2] + 3) / 4);
+    const int64_t px = kind == ConvKind::kGemm ? 8 : 4;  // output columns per invocation (conv.comp PX)
+    const int64_t invocations = cs.batch * m4 * w3.output[0] * w3.output[1] * ((w3.output[2] + px - 1) / px);
     const FusedActivation& act = params_.activation;
     std::vector<uint32_t> p = {vkops::u32(invocations), vkops::u32(cs.inChannels), vkops::u32(cs.outChannels),
                                vkops::u32(cs.group), hasBias ? 1u : 0u, static_cast<uint32_t>(act.kind),
