@@ -1,6 +1,7 @@
 // variants: GEMM, DEPTHWISE, TRANSPOSED ; precision: fp32 fp16
-// Packs conv weights [M][C/group][K] for conv.comp, zero-filling the channels past M and
-// C/group so the kernel needs no edge tests:
+// Packs conv weights [M][C/group][K] that the graph computes at run time for conv.comp
+// (constant ones are packed on the host, by the same rule: backends/vulkan/ops/ConvWeights.hpp),
+// zero-filling the channels past M and C/group so the kernel needs no edge tests:
 //   GEMM:      vec4 w[((m4 * Cg4 + c4) * K + k) * 4 + i] = weights of output channels
 //              4*m4..+3 for input channel 4*c4 + i (a 4x4 block per tap).
 //   DEPTHWISE: vec4 w[m4 * K + k] = weights of channels 4*m4..+3 (C/group = 1).

@@ -1,8 +1,8 @@
 // Vulkan Conv (1-D, 2-D and 3-D; grouped, depthwise, dilated, strided, padded, with bias and
-// a fused activation) on
-// NC4HW4: storage images when they can hold the tensors (1-D and 2-D), else the NCHW buffer
-// build of the same kernel. Kernels: shaders/vulkan/conv.comp, conv_weights.comp.
+// a fused activation) on NC4HW4: storage images when they can hold the tensors (1-D and
+// 2-D), else the NCHW buffer build of the same kernel. Kernels: shaders/vulkan/conv.comp (weights: ConvWeights.hpp).
 #include "backends/vulkan/VulkanOps.hpp"
+#include "backends/vulkan/ops/ConvWeights.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
 #include "ops/Conv.hpp"
 
@@ -35,6 +35,8 @@ class VulkanConv final : public VulkanExecution {
       : VulkanExecution(b, n.label()), params_(p), images_(images) {}
 
   WorkEstimate work(const Tensors& in, const Tensors& out) const override { return convWork(in, out); }
+  // Constant weights are packed on the host once per plan (vkops::packConvWeights).
+  bool readsConstantOnHost(size_t input) const override { return input == 1; }
 
   void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
@@ -56,21 +58,35 @@ class VulkanConv final : public VulkanExecution {
                                vkops::u32(cs.group), hasBias ? 1u : 0u, static_cast<uint32_t>(act.kind),
                                floatBits(act.alpha), floatBits(act.beta)};
     vkops::pushWindow(p, cs.window, false);
-    VulkanBinding weights = VulkanBackend::binding(in[1]);
-    if (kind != ConvKind::kGeneric) {  // packed in 4-channel blocks on the GPU (conv_weights.comp)
-      const int64_t cg = cs.inChannels / cs.group, k = in[1]->elementCount() / (cs.outChannels * cg);
+    // The weights: constant ones arrive on the host (readsConstantOnHost) and are packed and
+    // uploaded now; computed ones are on the device and packed by conv_weights.comp each run.
+    const bool hostWeights = in[1]->backend() != &vk();
+    const int64_t cg = cs.inChannels / cs.group, k = in[1]->elementCount() / (cs.outChannels * cg);
+    VulkanBinding weights;
+    if (kind == ConvKind::kGeneric) {  // read as they are, [M][C/group][K]
+      if (hostWeights) {
+        const float* w = in[1]->data<float>();
+        TESSERA_RETURN_IF_ERROR(vkops::uploadWeights(vk(), std::vector<float>(w, w + in[1]->elementCount()), &weights));
+      } else {
+        weights = VulkanBackend::binding(in[1]);
+      }
+    } else {  // 4-channel blocks
       const int64_t floats = kind == ConvKind::kGemm ? m4 * ((cg + 3) / 4) * k * 16 : m4 * k * 4;
-      VulkanBinding packed;
-      TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * (vk().fp16() ? 2 : 4), &packed));
-      TESSERA_RETURN_IF_ERROR(dispatch(kind == ConvKind::kGemm ? ShaderId::conv_weights_GEMM
-                                                               : ShaderId::conv_weights_DEPTHWISE,
-                                       {weights, packed},
-                                       {vkops::u32(floats), vkops::u32(cs.outChannels), vkops::u32(cg), vkops::u32(k)},
-                                       floats));
-      weights = packed;
+      const auto packing = kind == ConvKind::kGemm ? vkops::WeightPacking::kGemm : vkops::WeightPacking::kDepthwise;
+      if (hostWeights) {
+        TESSERA_RETURN_IF_ERROR(vkops::uploadWeights(
+            vk(), vkops::packConvWeights(in[1]->data<float>(), packing, cs.outChannels, cg, k, 0, floats), &weights));
+      } else {
+        TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * (vk().fp16() ? 2 : 4), &weights));
+        TESSERA_RETURN_IF_ERROR(dispatch(kind == ConvKind::kGemm ? ShaderId::conv_weights_GEMM
+                                                                 : ShaderId::conv_weights_DEPTHWISE,
+                                         {VulkanBackend::binding(in[1]), weights},
+                                         {vkops::u32(floats), vkops::u32(cs.outChannels), vkops::u32(cg), vkops::u32(k)},
+                                         floats));
+      }
     }
     return dispatch(shaderOf(kind, images_),
-                    {VulkanBackend::binding(in[0]), weights, VulkanBackend::binding(hasBias ? in[2] : in[1]),
+                    {VulkanBackend::binding(in[0]), weights, hasBias ? VulkanBackend::binding(in[2]) : weights,
                      VulkanBackend::binding(out[0])},
                     p, invocations);
   }

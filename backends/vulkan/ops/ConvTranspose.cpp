@@ -1,7 +1,8 @@
 // Vulkan ConvTranspose (1-D, 2-D and 3-D, grouped, dilated, with bias) on NC4HW4: storage
 // images when they can hold the tensors (1-D and 2-D), else the NCHW buffer build of the
-// same kernel. Kernels: shaders/vulkan/conv_transpose.comp, conv_weights.comp.
+// same kernel. Kernels: shaders/vulkan/conv_transpose.comp (weights: ConvWeights.hpp).
 #include "backends/vulkan/VulkanOps.hpp"
+#include "backends/vulkan/ops/ConvWeights.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
 #include "ops/Conv.hpp"
 
@@ -20,6 +21,8 @@ class VulkanConvTranspose final : public VulkanExecution {
   }
 
   WorkEstimate work(const Tensors& in, const Tensors& out) const override { return convTransposeWork(in, out); }
+  // Constant weights are packed on the host once per plan (vkops::packConvWeights).
+  bool readsConstantOnHost(size_t input) const override { return input == 1; }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
     ConvShape cs;
@@ -31,23 +34,38 @@ class VulkanConvTranspose final : public VulkanExecution {
     std::vector<uint32_t> p = {vkops::u32(pixels), vkops::u32(cs.inChannels), vkops::u32(cs.outChannels),
                                vkops::u32(cs.group), hasBias ? 1u : 0u, 0u, 0u, 0u};
     vkops::pushWindow(p, cs.window, false);
-    VulkanBinding weights = VulkanBackend::binding(in[1]);
+    // Constant weights arrive on the host (readsConstantOnHost) and are packed and uploaded
+    // now; computed ones are on the device and packed by conv_weights.comp each run.
+    const bool hostWeights = in[1]->backend() != &vk();
     const bool gemm = cs.group == 1 || (cg % 4 == 0 && mg % 4 == 0);
-    if (gemm) {  // 4x4 blocks packed on the GPU (conv_weights.comp TRANSPOSED)
+    VulkanBinding weights;
+    if (!gemm) {  // read as they are, [C][M/group][K]
+      if (hostWeights) {
+        const float* w = in[1]->data<float>();
+        TESSERA_RETURN_IF_ERROR(vkops::uploadWeights(vk(), std::vector<float>(w, w + in[1]->elementCount()), &weights));
+      } else {
+        weights = VulkanBackend::binding(in[1]);
+      }
+    } else {  // 4x4 blocks
       const int64_t k = in[1]->elementCount() / (cs.inChannels * mg);
       const int64_t floats = m4 * ((cg + 3) / 4) * k * 16;
-      VulkanBinding packed;
-      TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * (vk().fp16() ? 2 : 4), &packed));
-      TESSERA_RETURN_IF_ERROR(dispatch(ShaderId::conv_weights_TRANSPOSED, {weights, packed},
-                                       {vkops::u32(floats), vkops::u32(cs.outChannels), vkops::u32(cg),
-                                        vkops::u32(k), vkops::u32(mg)},
-                                       floats));
-      weights = packed;
+      if (hostWeights) {
+        TESSERA_RETURN_IF_ERROR(vkops::uploadWeights(
+            vk(), vkops::packConvWeights(in[1]->data<float>(), vkops::WeightPacking::kTransposed, cs.outChannels, cg, k, mg,
+                                         floats),
+            &weights));
+      } else {
+        TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * (vk().fp16() ? 2 : 4), &weights));
+        TESSERA_RETURN_IF_ERROR(dispatch(ShaderId::conv_weights_TRANSPOSED, {VulkanBackend::binding(in[1]), weights},
+                                         {vkops::u32(floats), vkops::u32(cs.outChannels), vkops::u32(cg),
+                                          vkops::u32(k), vkops::u32(mg)},
+                                         floats));
+      }
     }
     const ShaderId kernel = gemm ? (images_ ? ShaderId::conv_transpose_GEMM_IMAGE : ShaderId::conv_transpose_GEMM)
                                  : (images_ ? ShaderId::conv_transpose_GENERIC_IMAGE : ShaderId::conv_transpose_GENERIC);
     return dispatch(kernel,
-                    {VulkanBackend::binding(in[0]), weights, VulkanBackend::binding(hasBias ? in[2] : in[1]),
+                    {VulkanBackend::binding(in[0]), weights, hasBias ? VulkanBackend::binding(in[2]) : weights,
                      VulkanBackend::binding(out[0])},
                     p, pixels);
   }
