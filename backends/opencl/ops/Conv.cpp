@@ -29,6 +29,10 @@ class OpenClConv final : public OpenClConvBase {
       : OpenClConvBase(b), shape_(s), weight_(std::move(weight)), bias_(std::move(bias)), depthwise_(depthwise),
         act_(act) {}
 
+  // Constant weights and bias were packed on the host by the creator: the Session need not
+  // upload the raw ones.
+  bool readsConstantOnHost(size_t input) const override { return !weight_.empty() && (input == 1 || input == 2); }
+
   void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
     in->assign(available.size(), Layout::kNCHW);

@@ -17,6 +17,10 @@ class OpenClConvTranspose final : public OpenClConvBase {
   OpenClConvTranspose(Backend* b, const ConvShape& s, std::vector<float> weight, std::vector<float> bias)
       : OpenClConvBase(b), shape_(s), weight_(std::move(weight)), bias_(std::move(bias)) {}
 
+  // Constant weights and bias were packed on the host by the creator: the Session need not
+  // upload the raw ones.
+  bool readsConstantOnHost(size_t input) const override { return !weight_.empty() && (input == 1 || input == 2); }
+
   void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
     in->assign(available.size(), Layout::kNCHW);
