@@ -49,7 +49,7 @@ class VulkanTransfer final : public Execution {
     if (upload_ == download_) return Status::internal("Vulkan: " + label + " must go between the host and the device");
     const Tensor* device = upload_ ? dst : src;
     const Tensor* host = upload_ ? src : dst;
-    if (device->layout() == Layout::kNC4HW4) return transferImage(vk, device, host, label);
+    if (device->layout() == Layout::kNC4HW4) return transferImage(vk, device, host, dst, label);
     // The device side is NCHW (in fp16 when the backend stores f32 as fp16); the host side
     // may be NC4HW4. A kernel converts layout and precision on the GPU; only what it does
     // not cover (NC4HW4 of non-32-bit types) is converted on the host.
@@ -108,7 +108,8 @@ class VulkanTransfer final : public Execution {
 
   // Host <-> NC4HW4 image through an fp32 staging buffer in the host's layout (NCHW or
   // packed NC4HW4; other host layouts are converted to NCHW on the host).
-  Status transferImage(VulkanBackend& vk, const Tensor* device, const Tensor* host, const std::string& label) {
+  Status transferImage(VulkanBackend& vk, const Tensor* device, const Tensor* host, Tensor* dst,
+                       const std::string& label) {
     if (device->dtype() != DataType::kF32)
       return Status::unsupported("Vulkan: NC4HW4 images hold f32 tensors, not " + device->describe());
     const bool packed = host->layout() == Layout::kNC4HW4;
@@ -125,7 +126,7 @@ class VulkanTransfer final : public Execution {
       TESSERA_RETURN_IF_ERROR(dispatchImage(vk, packed ? ShaderId::image_convert_TO_PACKED_F32
                                                        : ShaderId::image_convert_TO_NCHW_F32,
                                             image, stage, device->shape(), label));
-    return afterDownload(vk, host, device);
+    return afterDownload(vk, dst, device);
   }
 
   Status dispatchImage(VulkanBackend& vk, ShaderId kernel, const VulkanBinding& from, const VulkanBinding& to,
@@ -139,9 +140,8 @@ class VulkanTransfer final : public Execution {
   }
 
   // Downloads copy the staging buffer out once the segment has run.
-  Status afterDownload(VulkanBackend& vk, const Tensor* hostSide, const Tensor* device) {
+  Status afterDownload(VulkanBackend& vk, Tensor* dst, const Tensor* device) {
     if (!download_) return Status::ok();
-    Tensor* dst = const_cast<Tensor*>(hostSide);
     const bool convert = hostConvert_;
     const Layout stagedLayout = hostLayout_;
     VulkanBuffer* staging = staging_;
