@@ -52,7 +52,7 @@ Status resolveConv(const ConvParams& p, const Shape& x, const Shape& w, ConvShap
                            std::to_string(c.outChannels) + ")");
   if (w[1] != c.inChannels / c.group)
     return Status::invalid("input 'X' has " + std::to_string(c.inChannels) + " channels but the weight expects " +
-                           std::to_string(w[1] * c.group) + " (weight shape " + shapeToString(w) + ", group " +
+                           std::to_string(w[1]) + " per group (weight shape " + shapeToString(w) + ", group " +
                            std::to_string(c.group) + ")");
   TESSERA_RETURN_IF_ERROR(resolveWindow(p.window, std::vector<int64_t>(x.begin() + 2, x.end()), kernel, &c.window));
   *out = c;
@@ -66,7 +66,9 @@ Status resolveConvTranspose(const ConvParams& p, const Shape& x, const Shape& w,
   c.batch = x[0];
   c.inChannels = x[1];
   c.group = p.group;
-  c.outChannels = w[1] * p.group;
+  if (!checkedMul(w[1], p.group, &c.outChannels))
+    return Status::invalid("group " + std::to_string(p.group) + " and weight shape " + shapeToString(w) +
+                           " give too many output channels");
   if (w[0] != c.inChannels)
     return Status::invalid("input 'X' has " + std::to_string(c.inChannels) + " channels but the weight has " +
                            std::to_string(w[0]) + " (weight shape " + shapeToString(w) + ")");
@@ -97,13 +99,21 @@ Status resolveConvTranspose(const ConvParams& p, const Shape& x, const Shape& w,
   const bool same = p.window.autoPad == AutoPad::kSameUpper || p.window.autoPad == AutoPad::kSameLower;
   for (size_t i = 0; i < r; ++i) {
     const int64_t outPad = p.outputPadding.empty() ? 0 : p.outputPadding[i];
-    const int64_t span = (g.kernel[i] - 1) * g.dilation[i] + 1;
-    const int64_t full = g.stride[i] * (g.input[i] - 1) + outPad + span;  // output with no padding
+    // Attributes and dims come from the model: sizes are computed with overflow checks.
+    const Status tooLarge = Status::invalid("strides, dilations, output_padding or output_shape overflow the output in "
+                                            "spatial dimension " + std::to_string(i));
+    int64_t span = 0, full = 0;  // the dilated kernel's extent; the output with no padding
+    if (!checkedMul(g.kernel[i] - 1, g.dilation[i], &span) || !checkedAdd(span, 1, &span) ||
+        !checkedMul(g.stride[i], g.input[i] - 1, &full) || !checkedAdd(full, outPad, &full) ||
+        !checkedAdd(full, span, &full))
+      return tooLarge;
     if (!wanted.empty() || same) {
-      g.output[i] = !wanted.empty() ? wanted[i] : g.input[i] * g.stride[i];
+      if (!wanted.empty()) g.output[i] = wanted[i];
+      else if (!checkedMul(g.input[i], g.stride[i], &g.output[i])) return tooLarge;
       // total < 0 (output_shape past the natural size) pads the end with zeros: halve
       // rounding down, as the ONNX reference does.
-      const int64_t total = full - g.output[i];
+      int64_t total = 0;
+      if (__builtin_sub_overflow(full, g.output[i], &total)) return tooLarge;
       const int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
       if (p.window.autoPad == AutoPad::kSameUpper) {
         g.padBegin[i] = half;
@@ -115,7 +125,9 @@ Status resolveConvTranspose(const ConvParams& p, const Shape& x, const Shape& w,
     } else {
       g.padBegin[i] = p.window.pads.empty() ? 0 : p.window.pads[i];
       g.padEnd[i] = p.window.pads.empty() ? 0 : p.window.pads[i + r];
-      g.output[i] = full - g.padBegin[i] - g.padEnd[i];
+      if (__builtin_sub_overflow(full, g.padBegin[i], &g.output[i]) ||
+          __builtin_sub_overflow(g.output[i], g.padEnd[i], &g.output[i]))
+        return tooLarge;
     }
     if (g.output[i] < 1)
       return Status::invalid("the output would have extent " + std::to_string(g.output[i]) + " in spatial dimension " +

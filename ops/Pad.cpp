@@ -45,7 +45,9 @@ Status resolvePads(const PadParams& p, const Shape& x, const Tensor* padsInput, 
   ends->assign(pads.begin() + r, pads.end());
   output->resize(r);
   for (size_t d = 0; d < r; ++d) {
-    (*output)[d] = x[d] + (*begins)[d] + (*ends)[d];
+    if (!checkedAdd(x[d], (*begins)[d], &(*output)[d]) || !checkedAdd((*output)[d], (*ends)[d], &(*output)[d]))
+      return Status::invalid("pads " + std::to_string((*begins)[d]) + ", " + std::to_string((*ends)[d]) +
+                             " overflow dimension " + std::to_string(d) + " of " + shapeToString(x));
     if ((*output)[d] < 0)
       return Status::invalid("pads crop more than the extent of dimension " + std::to_string(d) + " of " +
                              shapeToString(x));

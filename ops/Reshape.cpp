@@ -31,7 +31,8 @@ Status resolveReshape(const Node& node, const ReshapeParams& p, const Shape& inp
       s[i] = v;
       hasZero = hasZero || v == 0;
     }
-    known *= s[i];
+    if (!checkedMul(known, s[i], &known))
+      return Status::invalid(node.label() + ": the requested shape " + shapeToString(requested) + " is too large");
   }
   const int64_t total = elementCount(input);
   if (inferred >= 0) {

@@ -106,8 +106,8 @@ Status resolveResize(const ResizeParams& p, const Shape& x, const Tensor* roi, c
     std::vector<double> v;
     TESSERA_RETURN_IF_ERROR(readValues(sizes, "sizes", r, &v));
     for (size_t d = 0; d < r; ++d) {
+      if (!(v[d] >= 0 && v[d] < 9.2e18)) return Status::invalid("'sizes' has a negative or out-of-range value");
       g.output[d] = static_cast<int64_t>(v[d]);
-      if (g.output[d] < 0) return Status::invalid("'sizes' has a negative value");
       g.scales[d] = x[d] > 0 ? static_cast<double>(g.output[d]) / static_cast<double>(x[d]) : 1.0;
     }
   } else if (haveScales) {
@@ -124,7 +124,12 @@ Status resolveResize(const ResizeParams& p, const Shape& x, const Tensor* roi, c
       if (!(v[d] > 0)) return Status::invalid("'scales' must be positive");
       g.scales[d] = v[d];
       const double extent = static_cast<double>(x[d]) * (g.roiEnd[d] - g.roiStart[d]);
-      g.output[d] = static_cast<int64_t>(std::floor(extent * v[d]));
+      const double extentOut = std::floor(extent * v[d]);
+      // A float past int64's range does not convert (undefined behaviour): refuse it here.
+      if (!(extentOut >= 0 && extentOut < 9.2e18))
+        return Status::invalid("'scales' " + std::to_string(v[d]) + " gives dimension " + std::to_string(d) + " of " +
+                               shapeToString(x) + " an extent out of range");
+      g.output[d] = static_cast<int64_t>(extentOut);
     }
   } else {
     return Status::invalid("one of 'scales' and 'sizes' is required");

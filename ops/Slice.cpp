@@ -1,5 +1,6 @@
 #include "ops/Slice.hpp"
 
+#include <cstdint>
 #include <string>
 
 #include "ops/ConstantIntInput.hpp"
@@ -69,12 +70,12 @@ Status resolveSlice(const Node& node, const SliceParams& p, const Shape& input,
     if (step > 0) {
       start = clampTo(start, 0, dim);
       end = clampTo(end, 0, dim);
-      if (end > start) count = (end - start + step - 1) / step;
+      if (end > start) count = 1 + (end - start - 1) / step;  // no overflow for a huge step
     } else {
       // Walking backwards: start is the first element read, end is exclusive (-1 = before 0).
       start = clampTo(start, 0, dim - 1);
       end = clampTo(end, -1, dim - 1);
-      if (start > end) count = (start - end + (-step) - 1) / (-step);
+      if (start > end) count = step == INT64_MIN ? 1 : 1 + (start - end - 1) / -step;
     }
     w.starts[axis] = count > 0 ? start : 0;
     w.steps[axis] = step;

@@ -34,7 +34,7 @@ Status resolveSplitSizes(const Node& node, const SplitParams& p, const Shape& in
     int64_t sum = 0;
     for (int64_t s : split) {
       if (s < 0) return Status::invalid(node.label() + ": 'split' has a negative size");
-      sum += s;
+      if (!checkedAdd(sum, s, &sum)) return Status::invalid(node.label() + ": 'split' sizes overflow");
     }
     if (sum != dim)
       return Status::invalid(node.label() + ": 'split' sizes add up to " + std::to_string(sum) +
@@ -45,6 +45,9 @@ Status resolveSplitSizes(const Node& node, const SplitParams& p, const Shape& in
   if (outputCount == 0) return Status::invalid(node.label() + ": has no outputs");
   const int64_t parts = p.numOutputs > 0 ? p.numOutputs : static_cast<int64_t>(outputCount);
   if (p.numOutputs > 0) {
+    if (p.numOutputs != static_cast<int64_t>(outputCount))
+      return Status::invalid(node.label() + ": num_outputs is " + std::to_string(p.numOutputs) + " but the node has " +
+                             std::to_string(outputCount) + " outputs");
     // Opset 18: equal parts of ceil(dim / n), the last one smaller.
     const int64_t chunk = (dim + parts - 1) / parts;
     sizes->clear();

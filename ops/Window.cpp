@@ -93,23 +93,33 @@ Status resolveWindow(const WindowParams& p, const std::vector<int64_t>& input,
       if (g.padBegin[i] < 0 || g.padEnd[i] < 0)
         return Status::invalid("pads " + joinInts(p.pads) + " must not be negative");
     }
-    const int64_t span = (g.kernel[i] - 1) * g.dilation[i] + 1;  // dilated kernel extent
+    // Every attribute and dim comes from the model: sizes are computed with overflow checks.
+    const Status tooLarge = Status::invalid("the window (kernel " + joinInts(kernel) + ", strides " +
+                                            joinInts(g.stride) + ", dilations " + joinInts(g.dilation) + ", pads " +
+                                            joinInts(p.pads) + ") overflows in spatial dimension " + std::to_string(i));
+    int64_t span = 0;  // dilated kernel extent
+    if (!checkedMul(g.kernel[i] - 1, g.dilation[i], &span) || !checkedAdd(span, 1, &span)) return tooLarge;
     if (p.autoPad == AutoPad::kSameUpper || p.autoPad == AutoPad::kSameLower) {
-      g.output[i] = (input[i] + g.stride[i] - 1) / g.stride[i];
-      const int64_t total = std::max<int64_t>(0, (g.output[i] - 1) * g.stride[i] + span - input[i]);
+      g.output[i] = input[i] / g.stride[i] + (input[i] % g.stride[i] != 0);
+      int64_t reach = 0;
+      if (!checkedMul(g.output[i] - 1, g.stride[i], &reach) || !checkedAdd(reach, span, &reach)) return tooLarge;
+      const int64_t total = std::max<int64_t>(0, reach - input[i]);
       g.padBegin[i] = p.autoPad == AutoPad::kSameUpper ? total / 2 : total - total / 2;
       g.padEnd[i] = total - g.padBegin[i];
       continue;
     }
-    const int64_t padded = input[i] + g.padBegin[i] + g.padEnd[i];
+    int64_t padded = 0;
+    if (!checkedAdd(input[i], g.padBegin[i], &padded) || !checkedAdd(padded, g.padEnd[i], &padded)) return tooLarge;
     if (padded < span)
       return Status::invalid("the window (kernel " + joinInts(kernel) + ", dilations " + joinInts(g.dilation) +
                              ") is larger than the padded input in spatial dimension " + std::to_string(i) +
                              " (" + std::to_string(padded) + ")");
     if (p.ceilMode && p.autoPad == AutoPad::kNotSet) {
-      g.output[i] = (padded - span + g.stride[i] - 1) / g.stride[i] + 1;
+      g.output[i] = (padded - span) / g.stride[i] + ((padded - span) % g.stride[i] != 0) + 1;
       // The last window must start inside the input or its leading pad.
-      if ((g.output[i] - 1) * g.stride[i] >= input[i] + g.padBegin[i]) --g.output[i];
+      int64_t lastStart = 0;
+      if (!checkedMul(g.output[i] - 1, g.stride[i], &lastStart) || lastStart >= input[i] + g.padBegin[i])
+        --g.output[i];
     } else {
       g.output[i] = (padded - span) / g.stride[i] + 1;
     }

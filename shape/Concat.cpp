@@ -31,7 +31,8 @@ Status concatShape(ShapeContext& ctx) {
         return ctx.error("input " + t->describe() + " differs from " + first.describe() +
                          " on dimension " + std::to_string(d) + " (not the concat axis)");
     }
-    out[axis] += t->dim(static_cast<int>(axis));
+    if (!checkedAdd(out[axis], t->dim(static_cast<int>(axis)), &out[axis]))
+      return ctx.error("the inputs' extents along the axis add up past int64");
   }
   ctx.output(0) = Tensor(out, first.dtype());
   return Status::ok();

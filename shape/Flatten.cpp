@@ -17,7 +17,10 @@ Status flattenShape(ShapeContext& ctx) {
                      std::to_string(rank) + ", " + std::to_string(rank) + "] for input " +
                      x->describe());
   int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < rank; ++d) (d < axis ? outer : inner) *= x->shape()[d];
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t& part = d < axis ? outer : inner;
+    if (!checkedMul(part, x->shape()[d], &part)) return ctx.error("input " + x->describe() + " is too large");
+  }
   ctx.output(0) = Tensor({outer, inner}, x->dtype());
   return Status::ok();
 }

@@ -22,7 +22,7 @@ Status gridSampleShape(ShapeContext& ctx) {
                      " but X " + x->describe() + " has batch " + std::to_string(x->dim(0)));
   if (!isFloat(x->dtype()) || !isFloat(grid->dtype()))
     return ctx.error("inputs X " + x->describe() + " and grid " + grid->describe() + " must be floating point");
-  if ((x->dim(2) == 0 || x->dim(3) == 0) && x->dim(0) * x->dim(1) * grid->dim(1) * grid->dim(2) > 0)
+  if ((x->dim(2) == 0 || x->dim(3) == 0) && elementCount({x->dim(0), x->dim(1), grid->dim(1), grid->dim(2)}) > 0)
     return ctx.error("input X " + x->describe() + " has no pixels to sample from");
   ctx.output(0) = Tensor({x->dim(0), x->dim(1), grid->dim(1), grid->dim(2)}, x->dtype());
   return Status::ok();

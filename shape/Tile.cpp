@@ -17,7 +17,9 @@ Status tileShape(ShapeContext& ctx) {
   Shape out = x->shape();
   for (size_t d = 0; d < out.size(); ++d) {
     if (repeats[d] < 0) return ctx.error("'repeats' has a negative value");
-    out[d] *= repeats[d];
+    if (!checkedMul(out[d], repeats[d], &out[d]))
+      return ctx.error("'repeats' " + std::to_string(repeats[d]) + " makes dimension " + std::to_string(d) +
+                       " of input " + x->describe() + " too large");
   }
   ctx.output(0) = Tensor(out, x->dtype());
   return Status::ok();

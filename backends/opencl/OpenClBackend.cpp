@@ -1,6 +1,7 @@
 #include "backends/opencl/OpenClBackend.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 #include "tessera/Registry.hpp"
@@ -136,13 +137,18 @@ size_t OpenClBackend::plannedPeakBytes() const {
 }
 
 Status OpenClBackend::createBuffer(size_t bytes, const void* init, ClBuffer* out, const std::string& what) {
-  cl_int err = CL_SUCCESS;
-  const cl_mem_flags flags = CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0);
-  *out->put() = clCreateBuffer(context(), flags, std::max<size_t>(bytes, 16),
-                               init && bytes ? const_cast<void*>(init) : nullptr, &err);
-  if (err == CL_INVALID_HOST_PTR || (init && bytes == 0)) {  // nothing to copy
-    *out->put() = clCreateBuffer(context(), CL_MEM_READ_WRITE, std::max<size_t>(bytes, 16), nullptr, &err);
+  // At least 16 bytes (zero-sized buffers are invalid). CL_MEM_COPY_HOST_PTR reads the
+  // whole buffer from `init`, so a buffer rounded up past `bytes` copies from a zero-padded
+  // copy, never past the caller's array.
+  unsigned char padded[16] = {};
+  const void* src = init;
+  if (init && bytes < sizeof padded) {
+    if (bytes) std::memcpy(padded, init, bytes);
+    src = padded;
   }
+  cl_int err = CL_SUCCESS;
+  *out->put() = clCreateBuffer(context(), CL_MEM_READ_WRITE | (src ? CL_MEM_COPY_HOST_PTR : 0),
+                               std::max<size_t>(bytes, sizeof padded), const_cast<void*>(src), &err);
   if (err != CL_SUCCESS) return Status::outOfMemory("OpenCL: cannot allocate " + std::to_string(bytes) +
                                                     " bytes for " + what + ": " + opencl::errorName(err));
   return Status::ok();

@@ -1,6 +1,20 @@
 #include "backends/opencl/OpenClExecution.hpp"
 
+#include <cmath>
+#include <cstdio>
+
 namespace tessera {
+
+// Hexadecimal floats are exact and valid OpenCL C (C99) whatever the value: "%g" printed 0
+// and 6 as "0f" and "6f", which are not literals. Parenthesised so a negative value stays
+// one operand wherever the macro is used.
+std::string KernelOptions::clFloatLiteral(float value) {
+  if (std::isnan(value)) return "(NAN)";
+  if (std::isinf(value)) return value > 0 ? "(INFINITY)" : "(-INFINITY)";
+  char text[48];
+  std::snprintf(text, sizeof text, "(%af)", static_cast<double>(value));
+  return text;
+}
 
 KernelOptions& KernelOptions::storage(const std::string& argName, const Tensor* t) {
   const ClStorage* s = OpenClBackend::storage(t);

@@ -23,6 +23,9 @@ class KernelOptions {
     return *this;
   }
   KernelOptions& define(const std::string& name, long long value) { return define(name, std::to_string(value)); }
+  // A float as an OpenCL C literal that reads back exactly (hexadecimal, or INFINITY/NAN).
+  KernelOptions& defineFloat(const std::string& name, float value) { return define(name, clFloatLiteral(value)); }
+  static std::string clFloatLiteral(float value);
   KernelOptions& storage(const std::string& argName, const Tensor* t);
   const std::string& text() const { return text_; }
 

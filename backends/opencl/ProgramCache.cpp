@@ -1,26 +1,14 @@
 #include "backends/opencl/ProgramCache.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <fstream>
-#include <sstream>
-#include <vector>
+#include <string>
 
 #include "backends/opencl/OpenClRuntime.hpp"
+#include "core/src/CacheFile.hpp"
 
 namespace tessera {
 namespace opencl {
 
 namespace {
-
-const char kMagic[] = "TESSERA-OPENCL-BINARY-1";
-
-void makeDirs(const std::string& path) {
-  for (size_t p = 1; p <= path.size(); ++p)
-    if (p == path.size() || path[p] == '/') ::mkdir(path.substr(0, p).c_str(), 0755);
-}
 
 std::string buildLog(cl_program program, cl_device_id device) {
   size_t n = 0;
@@ -86,27 +74,27 @@ Status ProgramCache::buildUncached(const std::string& name, const std::string& s
   const std::string path = dir_.empty() ? "" : dir_ + "/" + name + "-" + hex64(fnv1a64(fullKey)) + ".bin";
   cl_int err = CL_SUCCESS;
 
+  // A binary is loaded only when its header, size and checksum match (a corrupt file once
+  // made PoCL abort while deserialising it); one the driver still rejects is removed too.
+  std::string bin;
   if (disk_ && !path.empty()) {
-    std::ifstream f(path, std::ios::binary);
-    std::string magic, storedKey;
-    if (f && std::getline(f, magic) && magic == kMagic) {
-      std::string line;
-      for (int i = 0; i < 3 && std::getline(f, line); ++i) storedKey += (i ? "\n" : "") + line;
-      std::vector<unsigned char> bin((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-      if (storedKey == fullKey && !bin.empty()) {
-        const unsigned char* ptr = bin.data();
-        const size_t size = bin.size();
-        cl_int binStatus = CL_SUCCESS;
-        cl_program p = clCreateProgramWithBinary(context_, 1, &device_, &size, &ptr, &binStatus, &err);
-        if (err == CL_SUCCESS && binStatus == CL_SUCCESS &&
-            clBuildProgram(p, 1, &device_, options.c_str(), nullptr, nullptr) == CL_SUCCESS) {
-          ++stats_.loadedFromDisk;
-          programs_[memKey] = p;
-          *out = p;
-          return Status::ok();
-        }
-        if (p) clReleaseProgram(p);  // stale or foreign binary: rebuild from source
+    const cachefile::ReadResult r = cachefile::read(path, fullKey, &bin);
+    if (r == cachefile::ReadResult::kDiscarded) ++stats_.discarded;
+    if (r == cachefile::ReadResult::kHit && !bin.empty()) {
+      const unsigned char* ptr = reinterpret_cast<const unsigned char*>(bin.data());
+      const size_t size = bin.size();
+      cl_int binStatus = CL_SUCCESS;
+      cl_program p = clCreateProgramWithBinary(context_, 1, &device_, &size, &ptr, &binStatus, &err);
+      if (err == CL_SUCCESS && binStatus == CL_SUCCESS &&
+          clBuildProgram(p, 1, &device_, options.c_str(), nullptr, nullptr) == CL_SUCCESS) {
+        ++stats_.loadedFromDisk;
+        programs_[memKey] = p;
+        *out = p;
+        return Status::ok();
       }
+      if (p) clReleaseProgram(p);
+      cachefile::discard(path, "the driver rejected the program binary");
+      ++stats_.discarded;
     }
   }
 
@@ -128,19 +116,10 @@ Status ProgramCache::buildUncached(const std::string& name, const std::string& s
   if (disk_ && !path.empty()) {
     size_t size = 0;
     if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, nullptr) == CL_SUCCESS && size) {
-      std::vector<unsigned char> bin(size);
-      unsigned char* ptr = bin.data();
-      if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(ptr), &ptr, nullptr) == CL_SUCCESS) {
-        makeDirs(dir_);
-        // Written aside and renamed, so a concurrent reader never sees half a file.
-        const std::string tmp = path + ".tmp" + std::to_string(::getpid());
-        std::ofstream f(tmp, std::ios::binary);
-        f << kMagic << "\n" << fullKey << "\n";
-        f.write(reinterpret_cast<const char*>(bin.data()), static_cast<std::streamsize>(bin.size()));
-        f.close();
-        if (f) std::rename(tmp.c_str(), path.c_str());
-        else std::remove(tmp.c_str());
-      }
+      std::string data(size, '\0');
+      unsigned char* ptr = reinterpret_cast<unsigned char*>(&data[0]);
+      if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(ptr), &ptr, nullptr) == CL_SUCCESS)
+        cachefile::write(path, fullKey, data);  // an unwritable directory only disables caching
     }
   }
   return Status::ok();

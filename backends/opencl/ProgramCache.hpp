@@ -22,6 +22,7 @@ struct ProgramCacheStats {
   int builtFromSource = 0;
   int loadedFromDisk = 0;
   int memoryHits = 0;
+  int discarded = 0;  // disk entries found corrupt, foreign or rejected by the driver
 };
 
 class ProgramCache {

@@ -1,7 +1,6 @@
 #include "backends/opencl/Tuner.hpp"
 
-#include <sys/stat.h>
-
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -9,6 +8,8 @@
 #include <vector>
 
 #include "backends/opencl/OpenClRuntime.hpp"
+#include "core/src/CacheFile.hpp"
+#include "tessera/Log.hpp"
 
 namespace tessera {
 namespace opencl {
@@ -33,24 +34,43 @@ Tuner::Tuner(const DeviceInfo& device) : maxGroup_(device.maxWorkGroupSize) {
   load();
 }
 
+// One result a line: "key|x y z|checksum". A line whose checksum does not match (a bit
+// flip, a torn write, an older format) is ignored and that kernel tuned again.
+std::string Tuner::checksum(const std::string& keyAndLocal) {
+  return hex64(fnv1a64(keyAndLocal, fnv1a64("tessera-tuning-2")));
+}
+
 void Tuner::load() {
   if (path_.empty()) return;
   std::ifstream f(path_);
   std::string line;
+  int rejected = 0;
   while (std::getline(f, line)) {
-    const size_t bar = line.rfind('|');
-    if (bar == std::string::npos) continue;
-    std::istringstream v(line.substr(bar + 1));
+    const size_t sum = line.rfind('|');
+    const size_t bar = sum == std::string::npos || sum == 0 ? std::string::npos : line.rfind('|', sum - 1);
+    if (bar == std::string::npos || checksum(line.substr(0, sum)) != line.substr(sum + 1)) {
+      ++rejected;
+      continue;
+    }
+    std::istringstream v(line.substr(bar + 1, sum - bar - 1));
     std::array<size_t, 3> l{{0, 0, 0}};
     if (v >> l[0] >> l[1] >> l[2]) results_[line.substr(0, bar)] = l;
+    else ++rejected;
   }
+  if (rejected)
+    logMessage(LogLevel::kNote, "OpenCL tuning cache '" + path_ + "': " + std::to_string(rejected) +
+                                    " corrupt or outdated entries ignored; those kernels are tuned again");
+}
+
+std::string Tuner::entryLine(const std::string& key, const std::array<size_t, 3>& local) {
+  std::ostringstream line;
+  line << key << "|" << local[0] << " " << local[1] << " " << local[2];
+  return line.str() + "|" + checksum(line.str());
 }
 
 void Tuner::save(const std::string& line) {
   if (path_.empty()) return;
-  const std::string dir = path_.substr(0, path_.rfind('/'));
-  for (size_t p = 1; p <= dir.size(); ++p)
-    if (p == dir.size() || dir[p] == '/') ::mkdir(dir.substr(0, p).c_str(), 0755);
+  cachefile::makeDirs(path_.substr(0, path_.rfind('/')));
   std::ofstream f(path_, std::ios::app);  // one short line per result: appends do not interleave
   f << line << "\n";
 }
@@ -61,14 +81,6 @@ Status Tuner::tune(cl_command_queue queue, cl_kernel kernel, const std::string& 
   std::ostringstream k;
   k << key << "@" << work->global[0] << "x" << work->global[1] << "x" << work->global[2];
   const std::string fullKey = k.str();
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = results_.find(fullKey);
-    if (it != results_.end()) {
-      work->local = it->second;
-      return Status::ok();
-    }
-  }
   cl_device_id device = nullptr;
   clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof(device), &device, nullptr);
   size_t kernelMax = maxGroup_;
@@ -88,6 +100,21 @@ Status Tuner::tune(cl_command_queue queue, cl_kernel kernel, const std::string& 
   } else {
     for (size_t x : shapes1d)
       if (fits(x, 1)) candidates.push_back({{x, 1, 1}});
+  }
+  {
+    // A stored result is used only if it is one of this kernel's candidates on this device:
+    // a cache edited by hand or by accident cannot pass a size the kernel cannot take.
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = results_.find(fullKey);
+    if (it != results_.end()) {
+      if (std::find(candidates.begin(), candidates.end(), it->second) != candidates.end()) {
+        work->local = it->second;
+        return Status::ok();
+      }
+      logMessage(LogLevel::kNote, "OpenCL tuning cache: the stored work-group size of " + fullKey +
+                                      " does not fit the kernel; it is tuned again");
+      results_.erase(it);
+    }
   }
 
   using Clock = std::chrono::steady_clock;
@@ -122,9 +149,7 @@ Status Tuner::tune(cl_command_queue queue, cl_kernel kernel, const std::string& 
   std::lock_guard<std::mutex> lock(mutex_);
   ++timed_;
   results_[fullKey] = bestLocal;
-  std::ostringstream line;
-  line << fullKey << "|" << bestLocal[0] << " " << bestLocal[1] << " " << bestLocal[2];
-  save(line.str());
+  save(entryLine(fullKey, bestLocal));
   work->local = bestLocal;
   return Status::ok();
 }

@@ -32,9 +32,13 @@ class Tuner {
   // on `queue` when this (key, global size) is new. `key` names the kernel and options.
   Status tune(cl_command_queue queue, cl_kernel kernel, const std::string& key, WorkSize* work);
   bool enabled() const { return enabled_; }
+  // The cache file's line for one result: "key|x y z|checksum" (public for tests that
+  // forge entries).
+  static std::string entryLine(const std::string& key, const std::array<size_t, 3>& local);
   int timedCount() const { return timed_; }
 
  private:
+  static std::string checksum(const std::string& keyAndLocal);
   void load();
   void save(const std::string& line);
   size_t maxGroup_ = 1;

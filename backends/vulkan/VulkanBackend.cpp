@@ -81,7 +81,12 @@ void VulkanBackend::dropPlan() {
 }
 
 void VulkanBackend::onResizeBegin() {
-  vkQueueWaitIdle(ctx_->queue());
+  {
+    // The queue is shared by every session on this context: Vulkan requires its users to
+    // synchronise access (the same lock as vkQueueSubmit).
+    std::lock_guard<std::mutex> lock(ctx_->queueMutex());
+    vkQueueWaitIdle(ctx_->queue());
+  }
   dropPlan();
   onClearBuffers();
 }

@@ -7,7 +7,8 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
+
+#include "core/src/CacheFile.hpp"
 
 namespace tessera {
 
@@ -239,11 +240,6 @@ std::string cacheDir() {
   return "";
 }
 
-void makeDirs(const std::string& path) {
-  for (size_t p = 1; p <= path.size(); ++p)
-    if (p == path.size() || path[p] == '/') mkdir(path.substr(0, p).c_str(), 0755);
-}
-
 std::mutex gContextsMutex;
 std::map<size_t, std::weak_ptr<VulkanContext>> gContexts;
 
@@ -326,14 +322,26 @@ Status VulkanContext::init(const VulkanDeviceInfo& info) {
                   info.deviceId, info.driverVersion, uuid.c_str(),
                   static_cast<unsigned long long>(vkshaders::kAllShadersHash));
     cachePath_ = dir + name;
-    std::ifstream f(cachePath_, std::ios::binary);
-    if (f) blob.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    // Our header (key, size, checksum) guards the file; the driver's own header must also
+    // name this device, or the data goes nowhere near vkCreatePipelineCache.
+    std::string data;
+    if (cachefile::read(cachePath_, name, &data) == cachefile::ReadResult::kHit) {
+      VkPipelineCacheHeaderVersionOne h{};
+      if (data.size() >= sizeof h) std::memcpy(&h, data.data(), sizeof h);
+      if (data.size() < sizeof h || h.headerVersion != VK_PIPELINE_CACHE_HEADER_VERSION_ONE ||
+          h.vendorID != info.vendorId || h.deviceID != info.deviceId ||
+          std::memcmp(h.pipelineCacheUUID, info.cacheUuid, VK_UUID_SIZE) != 0)
+        cachefile::discard(cachePath_, "its pipeline-cache header names another device or driver");
+      else
+        blob.assign(data.begin(), data.end());
+    }
   }
   VkPipelineCacheCreateInfo pc{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   pc.initialDataSize = blob.size();
   pc.pInitialData = blob.empty() ? nullptr : blob.data();
   r = vkCreatePipelineCache(device_, &pc, nullptr, &cache_);
-  if (r != VK_SUCCESS && !blob.empty()) {  // a corrupt file: start empty
+  if (r != VK_SUCCESS && !blob.empty()) {  // the driver rejected it: start empty
+    cachefile::discard(cachePath_, "the driver rejected the pipeline cache");
     pc.initialDataSize = 0;
     pc.pInitialData = nullptr;
     blob.clear();
@@ -346,21 +354,18 @@ Status VulkanContext::init(const VulkanDeviceInfo& info) {
 }
 
 void VulkanContext::savePipelineCache() {
+  // Sessions sharing this context may save at once: one at a time, each to a unique
+  // temporary file (cachefile::write), renamed into place.
+  std::lock_guard<std::mutex> lock(cacheSaveMutex_);
   if (cache_ == VK_NULL_HANDLE || cachePath_.empty()) return;
   size_t size = 0;
   if (vkGetPipelineCacheData(device_, cache_, &size, nullptr) != VK_SUCCESS || size == 0) return;
   if (size == cacheLoadedBytes_) return;  // nothing new was compiled
-  std::vector<char> data(size);
-  if (vkGetPipelineCacheData(device_, cache_, &size, data.data()) != VK_SUCCESS) return;
-  makeDirs(cachePath_.substr(0, cachePath_.rfind('/')));
-  const std::string tmp = cachePath_ + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(this));
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) return;
-    f.write(data.data(), static_cast<std::streamsize>(size));
-  }
-  std::rename(tmp.c_str(), cachePath_.c_str());  // atomic: concurrent processes never see half a file
-  cacheLoadedBytes_ = size;
+  std::string data(size, '\0');
+  if (vkGetPipelineCacheData(device_, cache_, &size, &data[0]) != VK_SUCCESS) return;
+  data.resize(size);
+  const std::string name = cachePath_.substr(cachePath_.rfind('/'));
+  if (cachefile::write(cachePath_, name, data)) cacheLoadedBytes_ = size;
 }
 
 VulkanContext::~VulkanContext() {

@@ -89,6 +89,7 @@ class VulkanContext {
   std::string cachePath_;
   bool cacheLoaded_ = false;
   size_t cacheLoadedBytes_ = 0;
+  std::mutex cacheSaveMutex_;  // savePipelineCache: sessions sharing the context save at once
   VkPhysicalDeviceMemoryProperties memProps_{};
   std::mutex mutex_;       // the caches below
   std::mutex queueMutex_;  // vkQueueSubmit

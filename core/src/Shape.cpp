@@ -1,11 +1,28 @@
 #include "tessera/Shape.hpp"
 
+#include <cstdint>
+
 namespace tessera {
 
 int64_t elementCount(const Shape& s) {
   int64_t n = 1;
-  for (int64_t d : s) n *= d;
+  for (int64_t d : s) {
+    if (d == 0) return 0;
+    if (!checkedMul(n, d, &n)) n = INT64_MAX;
+  }
   return n;
+}
+
+bool checkedMul(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
+
+bool checkedAdd(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
+
+bool checkedElementCount(const Shape& s, int64_t* out) {
+  int64_t n = 1;
+  for (int64_t d : s)
+    if (d < 0 || !checkedMul(n, d, &n)) return false;
+  *out = n;
+  return true;
 }
 
 std::string shapeToString(const Shape& s) {

@@ -1,6 +1,8 @@
 // OpenCL Conv / ConvTranspose / Pool / Resize against the CPU reference, over the shapes
 // that break packed layouts: channels 1, 3, 5, 13; odd H and W; batch 1 and 3; groups,
 // depthwise, strides, dilations, pads; constant weights and weights computed at run time.
+#include <cmath>
+
 #include "tests/opencl/OpenClTestSupport.hpp"
 
 namespace tessera {
@@ -56,7 +58,11 @@ TEST(OpenClConv, FusedActivations) {
   REQUIRE_OPENCL();
   const std::pair<const char*, std::vector<float>> acts[] = {
       {"Relu", {}}, {"Clip", {-0.5f, 0.75f}}, {"LeakyRelu", {0.1f}}, {"Sigmoid", {}}, {"HardSigmoid", {0.25f, 0.4f}},
-      {"HardSwish", {}}};
+      {"HardSwish", {}},
+      // Bounds that once printed as invalid OpenCL C literals ("0f", "6f"): integral (ReLU6),
+      // negative, huge, infinite and denormal.
+      {"Clip", {0.f, 6.f}}, {"Clip", {-1e30f, -1.f}}, {"Clip", {-INFINITY, 2.f}}, {"Clip", {1e-40f, 3e38f}},
+      {"LeakyRelu", {2.f}}, {"HardSigmoid", {1.f, 0.f}}};
   for (const auto& act : acts)
     for (int64_t group : {int64_t(1), int64_t(6)}) {
       Attributes a = ints("pads", {1, 1, 1, 1});

@@ -2,6 +2,7 @@
 // Conv+BatchNormalization fold (same numbers as the unfolded graph).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -188,6 +189,19 @@ TEST(OnnxImporter, UnsupportedContentIsAClearError) {
     t.varint(1, 4).varint(2, kOnnxFloat).bytes(8, "short").bytes(9, std::string(12, '\0'));
     p.initializers.push_back(t);
     expectError(p, "raw_data holds 12 bytes");
+  }
+  // Dims that claim 2^31 elements over 12 bytes of data (raw or typed): refused before
+  // anything of the claimed size is allocated (once 19 s and 8 GiB).
+  for (bool raw : {true, false}) {
+    GraphParts p = reluParts();
+    ProtoBytes t;
+    t.varint(1, int64_t(1) << 16).varint(1, int64_t(1) << 15).varint(2, kOnnxFloat).bytes(8, "claims_2g");
+    if (raw) t.bytes(9, std::string(12, '\0'));
+    else t.fixed32(4, 1.f).fixed32(4, 2.f).fixed32(4, 3.f);
+    p.initializers.push_back(t);
+    const auto start = std::chrono::steady_clock::now();
+    expectError(p, raw ? "raw_data holds 12 bytes" : "float_data holds 3 values");
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0.5);
   }
   {  // external data
     GraphParts p = reluParts();

@@ -1,5 +1,7 @@
 // Vulkan Conv (grouped, depthwise, dilated, strided, padded, 1-D), ConvTranspose and
 // pooling against the CPU, with channels 1, 3, 5, 13, odd sizes and batch 1 and 3.
+#include <cmath>
+
 #include "tests/vulkan/VulkanTestSupport.hpp"
 
 namespace tessera {
@@ -50,7 +52,11 @@ TEST(VulkanConv, FusedActivations) {
   TESSERA_REQUIRE_VULKAN();
   const std::pair<const char*, std::vector<float>> acts[] = {
       {"Relu", {}}, {"Clip", {-0.5f, 0.75f}}, {"LeakyRelu", {0.1f}}, {"Sigmoid", {}}, {"HardSigmoid", {0.25f, 0.4f}},
-      {"HardSwish", {}}};
+      {"HardSwish", {}},
+      // Bounds that once printed as invalid OpenCL C literals ("0f", "6f"): integral (ReLU6),
+      // negative, huge, infinite and denormal.
+      {"Clip", {0.f, 6.f}}, {"Clip", {-1e30f, -1.f}}, {"Clip", {-INFINITY, 2.f}}, {"Clip", {1e-40f, 3e38f}},
+      {"LeakyRelu", {2.f}}, {"HardSigmoid", {1.f, 0.f}}};
   for (const auto& act : acts)
     for (int64_t group : {int64_t(1), int64_t(6), int64_t(2)}) {
       Attributes a = convAttrs({1, 1}, {1, 1}, {1, 1, 1, 1}, group);

@@ -151,16 +151,15 @@ int benchCommand(ArgReader& args) {
   std::shared_ptr<Graph> graph;
   check(loadOnnxModel(o.model, &graph));
   const std::map<std::string, Shape> shapes = inputShapes(*graph, o);
+  std::unique_ptr<Session> session;
+  check(Session::create(graph, o.choice.sessionOptions(), &session));
+  check(session->resize(shapes));  // first: it refuses shapes past the limits before inputs are made
   std::map<std::string, Tensor> inputs;
   uint32_t seed = 1;
   for (const ValueInfo& v : graph->inputs) {
     const DataType dtype = v.dtype == DataType::kUnknown ? DataType::kF32 : v.dtype;
     inputs[v.name] = randomInput(dtype, shapes.at(v.name), seed++);
   }
-
-  std::unique_ptr<Session> session;
-  check(Session::create(graph, o.choice.sessionOptions(), &session));
-  check(session->resize(shapes));
   std::map<std::string, Tensor> outputs;
   for (int i = 0; i < o.warmup; ++i) check(session->run(inputs, &outputs));
   check(session->setProfiling(o.profile));

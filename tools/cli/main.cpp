@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/Log.hpp"
 #include "tools/cli/Commands.hpp"
 
 namespace {
@@ -62,6 +63,11 @@ int main(int argc, char** argv) {
     printError("unknown command '" + name + "' (see tessera --help)");
     return 2;
   }
+  // The library's notes (a corrupt cache file discarded and rebuilt...) go to stderr.
+  tessera::setLogHandler([](tessera::LogLevel level, const std::string& message) {
+    std::fprintf(stderr, "tessera: %s: %s\n", level == tessera::LogLevel::kWarning ? "warning" : "note",
+                 message.c_str());
+  });
   ArgReader args(std::vector<std::string>(argv + 2, argv + argc));
   if (args.wantsHelp()) {
     std::fputs(*command->help, stdout);

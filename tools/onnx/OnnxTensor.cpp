@@ -40,39 +40,28 @@ void copyNarrowed(const Field& field, Tensor* t) {
   for (int i = 0; i < field.size(); ++i) dst[i] = static_cast<Dst>(field.Get(i));
 }
 
-// The typed-field encodings of TensorProto: which repeated field holds which element type.
-Status copyTypedField(const tessera_onnx::TensorProto& p, int64_t count, Tensor* t) {
-  auto sizeMismatch = [&](int have, const char* field) {
-    std::ostringstream m;
-    m << tensorLabel(p) << ": " << field << " holds " << have << " values but shape "
-      << shapeToString(t->shape()) << " needs " << count;
-    return Status::invalid(m.str());
-  };
-  switch (t->dtype()) {
-    case DataType::kF32:
-      if (p.float_data_size() != count) return sizeMismatch(p.float_data_size(), "float_data");
-      copyNarrowed<float>(p.float_data(), t);
-      return Status::ok();
-    case DataType::kF64:
-      if (p.double_data_size() != count) return sizeMismatch(p.double_data_size(), "double_data");
-      copyNarrowed<double>(p.double_data(), t);
-      return Status::ok();
-    case DataType::kI64:
-      if (p.int64_data_size() != count) return sizeMismatch(p.int64_data_size(), "int64_data");
-      copyNarrowed<int64_t>(p.int64_data(), t);
-      return Status::ok();
+// The typed-field encodings of TensorProto: which repeated field holds which element type
+// (everything 32 bits or narrower travels in int32_data; f16/bf16 as their bit patterns).
+// Returns how many values that field holds.
+int64_t typedFieldCount(const tessera_onnx::TensorProto& p, DataType dtype, const char** field) {
+  switch (dtype) {
+    case DataType::kF32: *field = "float_data"; return p.float_data_size();
+    case DataType::kF64: *field = "double_data"; return p.double_data_size();
+    case DataType::kI64: *field = "int64_data"; return p.int64_data_size();
     case DataType::kU32:
-    case DataType::kU64:
-      if (p.uint64_data_size() != count) return sizeMismatch(p.uint64_data_size(), "uint64_data");
-      if (t->dtype() == DataType::kU32) copyNarrowed<uint32_t>(p.uint64_data(), t);
-      else copyNarrowed<uint64_t>(p.uint64_data(), t);
-      return Status::ok();
-    default:
-      break;
+    case DataType::kU64: *field = "uint64_data"; return p.uint64_data_size();
+    default: *field = "int32_data"; return p.int32_data_size();
   }
-  // Everything 32 bits or narrower travels in int32_data; f16/bf16 as their bit patterns.
-  if (p.int32_data_size() != count) return sizeMismatch(p.int32_data_size(), "int32_data");
+}
+
+// Copies the typed field (its size already checked) into the tensor.
+Status copyTypedField(const tessera_onnx::TensorProto& p, Tensor* t) {
   switch (t->dtype()) {
+    case DataType::kF32: copyNarrowed<float>(p.float_data(), t); break;
+    case DataType::kF64: copyNarrowed<double>(p.double_data(), t); break;
+    case DataType::kI64: copyNarrowed<int64_t>(p.int64_data(), t); break;
+    case DataType::kU32: copyNarrowed<uint32_t>(p.uint64_data(), t); break;
+    case DataType::kU64: copyNarrowed<uint64_t>(p.uint64_data(), t); break;
     case DataType::kI32: copyNarrowed<int32_t>(p.int32_data(), t); break;
     case DataType::kI16: copyNarrowed<int16_t>(p.int32_data(), t); break;
     case DataType::kI8: copyNarrowed<int8_t>(p.int32_data(), t); break;
@@ -139,9 +128,8 @@ Status tensorFromProto(const tessera_onnx::TensorProto& p, Tensor* out) {
   int64_t count = 0;
   TESSERA_RETURN_IF_ERROR(checkedElementCount(dims, label, &count));
 
-  Tensor t = Tensor::hostAllocate(dims, dtype);
-  t.setName(p.name());
-  t.setConstant(true);
+  // The file's own bytes must hold every element before anything is allocated: dims are
+  // only a claim (2^31 elements over a few bytes of data cost seconds and gigabytes).
   const size_t bytes = static_cast<size_t>(count) * dataTypeSize(dtype);
   if (p.has_raw_data()) {
     if (p.raw_data().size() != bytes) {
@@ -150,6 +138,21 @@ Status tensorFromProto(const tessera_onnx::TensorProto& p, Tensor* out) {
         << dataTypeName(dtype) << " " << shapeToString(dims) << " needs " << bytes;
       return Status::invalid(m.str());
     }
+  } else {
+    const char* field = "";
+    const int64_t have = typedFieldCount(p, dtype, &field);
+    if (have != count) {
+      std::ostringstream m;
+      m << label << ": " << field << " holds " << have << " values but shape " << shapeToString(dims) << " needs "
+        << count;
+      return Status::invalid(m.str());
+    }
+  }
+
+  Tensor t = Tensor::hostAllocate(dims, dtype);
+  t.setName(p.name());
+  t.setConstant(true);
+  if (p.has_raw_data()) {
     // ONNX raw data is little-endian, as is every host Tessera runs on.
     if (bytes > 0) std::memcpy(t.data(), p.raw_data().data(), bytes);
     if (dtype == DataType::kBool) {
@@ -158,7 +161,7 @@ Status tensorFromProto(const tessera_onnx::TensorProto& p, Tensor* out) {
       for (int64_t i = 0; i < count; ++i) b[i] = b[i] != 0;
     }
   } else {
-    TESSERA_RETURN_IF_ERROR(copyTypedField(p, count, &t));
+    TESSERA_RETURN_IF_ERROR(copyTypedField(p, &t));
   }
   *out = std::move(t);
   return Status::ok();

@@ -1,7 +1,6 @@
 // OpenCL Conv (1-D and 2-D, f32, constant weights, fused activation) on NC4HW4 tensors:
 // plain, strided, dilated, padded and grouped convolutions through one kernel (grouped weights packed dense
 // with zeros across groups), depthwise (group == C == M) through its own kernel.
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -11,13 +10,6 @@
 
 namespace tessera {
 namespace {
-
-// An OpenCL C float literal that reads back as exactly `v`.
-std::string floatLiteral(float v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9gf", static_cast<double>(v));
-  return text;
-}
 
 class OpenClConv final : public OpenClConvBase {
  public:
@@ -59,8 +51,8 @@ class OpenClConv final : public OpenClConvBase {
     ClKernel* k = nullptr;
     KernelOptions o = KernelOptions().storage("src", x).storage("dst", y);
     if (act_.kind != FusedActivation::kNone)
-      o.define("ACTIVATION", static_cast<long long>(act_.kind)).define("ACT_A", floatLiteral(act_.alpha))
-          .define("ACT_B", floatLiteral(act_.beta));
+      o.define("ACTIVATION", static_cast<long long>(act_.kind)).defineFloat("ACT_A", act_.alpha)
+          .defineFloat("ACT_B", act_.beta);
     if (depthwise_) {
       TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::conv::depthwise, o, &k));
       k->tensor(x).mem(weightBuf_.get()).mem(biasBuf_.get()).tensor(y).arg(inC4);

@@ -6,6 +6,7 @@
 #include "tessera/CustomOp.hpp"
 #include "tessera/DataType.hpp"
 #include "tessera/Graph.hpp"
+#include "tessera/Log.hpp"
 #include "tessera/OpenClKernel.hpp"
 #include "tessera/Registry.hpp"
 #include "tessera/Session.hpp"
