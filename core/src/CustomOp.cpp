@@ -47,9 +47,8 @@ Status registerCustomOp(const std::string& domain, const std::string& opType, Sh
   const std::string name = (domain.empty() ? "" : domain + "::") + opType;
   if (opType.empty()) return Status::invalid("custom op: no op type");
   if (!shape) return Status::invalid("custom op '" + name + "': no shape function");
-  if (ShapeRegistry::instance().knows(domain, opType))
+  if (!ShapeRegistry::instance().addIfNew({domain, opType, 1, 1 << 30, std::move(shape)}))
     return Status::invalid("custom op '" + name + "': the op type already exists");
-  ShapeRegistry::instance().add({domain, opType, 1, 1 << 30, std::move(shape)});
   return Status::ok();
 }
 

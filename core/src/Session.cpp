@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <new>
-#include <stdexcept>
 #include <map>
+#include <mutex>
+#include <new>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+
+#include <unistd.h>
 
 #include "tessera/CustomOp.hpp"
 #include "tessera/Registry.hpp"
@@ -44,13 +47,20 @@ struct Value {
   std::vector<Tensor*> variants;    // primary first, then conversions
 };
 
-// False when the tensor's byte size overflows or passes 2^46 bytes (64 TiB): a model
-// asking for that is malformed, and computing with the overflowed size would be worse.
-bool addressable(const Tensor& t) {
-  uint64_t bytes = dataTypeSize(t.dtype()) ? dataTypeSize(t.dtype()) : 1;
-  for (int64_t d : t.shape())
-    if (d != 0 && __builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes)) return false;
-  return bytes <= (uint64_t(1) << 46);
+// The physical memory of this machine (the default plan-wide limit).
+uint64_t physicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && pageSize > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) : UINT64_MAX;
+}
+
+// Refuses a tensor past SessionOptions::maxTensorElements (an overflowing count included):
+// `what` names it, e.g. "Conv 'c1': output 'y'".
+Status checkTensorLimit(const Tensor& t, const SessionOptions& o, const std::string& what) {
+  int64_t n = 0;
+  if (!checkedElementCount(t.shape(), &n) || n > o.maxTensorElements)
+    return Status::outOfMemory(what + " of shape " + shapeToString(t.shape()) + " has more elements than the limit of " +
+                               std::to_string(o.maxTensorElements) + " (SessionOptions::maxTensorElements)");
+  return Status::ok();
 }
 
 bool sameTensorPlace(const Tensor* t, Backend* b, Layout l, DataType dt) {
@@ -93,6 +103,9 @@ struct Session::Impl {
   PlacementReport report;
   bool profiling = false;
   std::vector<Session::ProfileEntry> profile;
+  // A Session's plan, arenas and inputs are one mutable state: calls from several threads
+  // (run, resize, profiling) take turns instead of racing on it.
+  std::mutex callMutex;
 
   Tensor* newTensor(const Tensor& like, Backend* b, Layout l, DataType dt = DataType::kUnknown) {
     auto t = std::make_unique<Tensor>(like.shape(), dt == DataType::kUnknown ? like.dtype() : dt, l);
@@ -114,6 +127,9 @@ struct Session::Impl {
   // `dt` kUnknown: the value's graph dtype.
   Status variantFor(Value& v, Backend* b, Layout l, Tensor** out, DataType dt = DataType::kUnknown);
   Status planMemory();
+  uint64_t staticBytes = 0;  // of the plan being made: inputs, outputs, folded-step outputs
+  uint64_t memoryLimit() const { return options.maxMemoryBytes ? options.maxMemoryBytes : physicalMemoryBytes(); }
+  Status acquireStatic(Tensor* t);
   std::vector<Segment> segmentsOf(std::vector<Step>& list, int firstIndex);
   Status runSteps(std::vector<Step>& list, const std::vector<Segment>& segs, bool timed);
 };
@@ -151,11 +167,15 @@ Status Session::create(std::shared_ptr<const Graph> graph, const SessionOptions&
 const PlacementReport& Session::report() const { return impl_->report; }
 const Graph& Session::graph() const { return *impl_->graph; }
 Status Session::setProfiling(bool on) {
+  std::lock_guard<std::mutex> lock(impl_->callMutex);
   impl_->profiling = on;
   for (auto& b : impl_->backends) TESSERA_RETURN_IF_ERROR(b->onSetProfiling(on));
   return Status::ok();
 }
-std::vector<Session::ProfileEntry> Session::profile() const { return impl_->profile; }
+std::vector<Session::ProfileEntry> Session::profile() const {
+  std::lock_guard<std::mutex> lock(impl_->callMutex);
+  return impl_->profile;
+}
 
 std::vector<BackendType> Session::backends() const {
   std::vector<BackendType> out;
@@ -183,6 +203,7 @@ static Status guarded(const char* what, Fn&& fn) {
 // ---- resize ---------------------------------------------------------------------------------
 
 Status Session::resize(const std::map<std::string, Shape>& inputShapes) {
+  std::lock_guard<std::mutex> lock(impl_->callMutex);
   impl_->specialized.clear();
   return guarded("planning the graph", [&] { return impl_->plan(inputShapes, nullptr); });
 }
@@ -246,6 +267,7 @@ Status Session::Impl::planOnce(const std::map<std::string, Shape>& inputShapes) 
     }
     for (int64_t d : s)
       if (d < 0) return Status::invalid("input '" + in.name + "' has a negative dimension: " + shapeToString(s));
+    TESSERA_RETURN_IF_ERROR(checkTensorLimit(Tensor(s, in.dtype), m.options, "input '" + in.name + "'"));
     Value v;
     v.logical = Tensor(s, in.dtype);
     v.logical.setName(in.name);
@@ -319,9 +341,7 @@ Status Session::Impl::planNode(const Node& node) {
     for (int64_t d : outs[i].shape())
       if (d < 0) return Status::invalid(node.label() + ": output '" + node.outputs[i] +
                                         "' has a negative dimension " + shapeToString(outs[i].shape()));
-    if (!addressable(outs[i]))
-      return Status::outOfMemory(node.label() + ": output '" + node.outputs[i] + "' of shape " +
-                                 shapeToString(outs[i].shape()) + " is larger than any memory can hold");
+    TESSERA_RETURN_IF_ERROR(checkTensorLimit(outs[i], options, node.label() + ": output '" + node.outputs[i] + "'"));
   }
 
   // A shape function may compute the values too (Shape of a known shape): a constant.
@@ -501,13 +521,14 @@ Status Session::Impl::planMemory() {
   for (size_t i = 0; i < steps.size(); ++i)
     for (Tensor* t : steps[i].inputs) if (t) lastUse[t] = i;
 
-  for (auto& kv : inputTensors) TESSERA_RETURN_IF_ERROR(cpu->onAcquireBuffer(kv.second, StorageType::kStatic));
+  staticBytes = 0;
+  for (auto& kv : inputTensors) TESSERA_RETURN_IF_ERROR(acquireStatic(kv.second));
   constantSegments = segmentsOf(constantSteps, 0);
   for (const Segment& seg : constantSegments) {
     seg.backend->onSegmentBegin(seg.index);
     for (size_t i = seg.begin; i < seg.end; ++i) {
       Step& s = constantSteps[i];
-      TESSERA_RETURN_IF_ERROR(s.outputs[0]->backend()->onAcquireBuffer(s.outputs[0], StorageType::kStatic));
+      TESSERA_RETURN_IF_ERROR(acquireStatic(s.outputs[0]));
       TESSERA_RETURN_IF_ERROR(s.exec->onResize(s.inputs, s.outputs).withContext(s.label));
     }
     TESSERA_RETURN_IF_ERROR(seg.backend->onSegmentEnd(seg.index));
@@ -519,9 +540,12 @@ Status Session::Impl::planMemory() {
     for (size_t i = seg.begin; i < seg.end; ++i) {
       Step& s = steps[i];
       for (Tensor* t : s.outputs) {
-        const bool isStatic = keep.count(t) != 0;
-        TESSERA_RETURN_IF_ERROR(t->backend()->onAcquireBuffer(t, isStatic ? StorageType::kStatic : StorageType::kDynamic));
-        if (!isStatic) report.intermediateBytes += t->byteSize();
+        if (keep.count(t)) {
+          TESSERA_RETURN_IF_ERROR(acquireStatic(t));
+          continue;
+        }
+        TESSERA_RETURN_IF_ERROR(t->backend()->onAcquireBuffer(t, StorageType::kDynamic));
+        report.intermediateBytes += t->byteSize();
       }
       TESSERA_RETURN_IF_ERROR(s.exec->onResize(s.inputs, s.outputs).withContext(s.label));
       for (Tensor* t : s.outputs)  // outputs nobody reads (omitted optional ones) free at once
@@ -533,11 +557,29 @@ Status Session::Impl::planMemory() {
     }
     TESSERA_RETURN_IF_ERROR(seg.backend->onSegmentEnd(seg.index));
   }
+  // Before the backends allocate their arenas: the whole plan within the memory limit.
+  uint64_t total = staticBytes;
+  for (auto& b : backends) total += b->plannedPeakBytes();
+  if (total > memoryLimit())
+    return Status::outOfMemory("the plan needs " + std::to_string(total) + " bytes (" + std::to_string(staticBytes) +
+                               " for inputs, outputs and constants, the rest for intermediate tensors), more than the "
+                               "limit of " + std::to_string(memoryLimit()) + " (SessionOptions::maxMemoryBytes)");
   for (auto& b : backends) {
     TESSERA_RETURN_IF_ERROR(b->onResizeEnd());
     report.plannedPeakBytes += b->plannedPeakBytes();
   }
   return Status::ok();
+}
+
+// A tensor that lives for the whole plan, counted against the memory limit before it is
+// allocated.
+Status Session::Impl::acquireStatic(Tensor* t) {
+  staticBytes += t->byteSize();
+  if (staticBytes > memoryLimit())
+    return Status::outOfMemory("tensor " + t->describe() + " (" + std::to_string(t->byteSize()) +
+                               " bytes) takes the plan past the memory limit of " + std::to_string(memoryLimit()) +
+                               " bytes (SessionOptions::maxMemoryBytes)");
+  return t->backend()->onAcquireBuffer(t, StorageType::kStatic);
 }
 
 // Inputs of `failed` that are small, not constant and computed only from graph inputs are
@@ -618,6 +660,7 @@ Status Session::Impl::runSteps(std::vector<Step>& list, const std::vector<Segmen
 }
 
 Status Session::run(const std::map<std::string, Tensor>& inputs, std::map<std::string, Tensor>* outputs) {
+  std::lock_guard<std::mutex> lock(impl_->callMutex);
   return guarded("running the graph", [&] { return runUnguarded(inputs, outputs); });
 }
 

@@ -32,6 +32,7 @@ struct ThreadPool::State {
   std::atomic<uint64_t> generation{0};
   std::atomic<int> pending{0};
   std::atomic<bool> stop{false};
+  std::atomic<bool> busy{false};  // one parallelFor publishes a job at a time
 };
 
 namespace {
@@ -86,6 +87,18 @@ void ThreadPool::parallelFor(int64_t n, const std::function<void(int64_t, int64_
     return;
   }
   State& s = *state_;
+  // The pool holds one job at a time. A second caller (another thread, or a kernel's
+  // function calling parallelFor again from inside a job) runs its loop inline instead of
+  // overwriting the job in flight or waiting on it.
+  bool idle = false;
+  if (!s.busy.compare_exchange_strong(idle, true, std::memory_order_acquire)) {
+    fn(0, n);
+    return;
+  }
+  struct Release {
+    std::atomic<bool>& busy;
+    ~Release() { busy.store(false, std::memory_order_release); }
+  } release{s.busy};
   const int64_t chunk = (n + threads_ - 1) / threads_;
   {
     std::lock_guard<std::mutex> lock(s.mutex);

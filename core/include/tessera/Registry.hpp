@@ -1,10 +1,14 @@
 // Registration by convention: each op file registers itself with a static registrar, so
 // adding an op never edits a central list. The library is a shared object (or an object
 // library for tests), so no registrar can be dropped by the static linker.
+// Thread safety: every registry may be read (loading, planning) while another thread adds
+// to it (custom ops and kernels registered at run time); entries are never removed, so a
+// pointer returned by find() stays valid.
 #pragma once
 #include <functional>
 #include <map>
 #include <memory>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -42,12 +46,16 @@ class ShapeRegistry {
  public:
   static ShapeRegistry& instance();
   void add(ShapeRegistration r);
+  // Adds unless the op type (any opset) is already known; false then. Atomic, so two
+  // threads registering one custom op cannot both succeed.
+  bool addIfNew(ShapeRegistration r);
   const ShapeFunction* find(const std::string& domain, const std::string& opType,
                             int opset) const;
   bool knows(const std::string& domain, const std::string& opType) const;
   std::vector<std::string> opTypes() const;
 
  private:
+  mutable std::shared_mutex mutex_;
   std::multimap<std::string, ShapeRegistration> map_;
 };
 
@@ -69,6 +77,7 @@ class ExecutionRegistry {
   std::vector<std::string> opTypes(BackendType backend) const;
 
  private:
+  mutable std::shared_mutex mutex_;
   std::map<std::pair<BackendType, std::string>, ExecutionCreator> map_;
 };
 
@@ -95,6 +104,7 @@ class BackendRegistry {
   std::vector<BackendType> types() const;  // registered in this build
 
  private:
+  mutable std::shared_mutex mutex_;
   std::map<BackendType, BackendFactory> map_;
 };
 

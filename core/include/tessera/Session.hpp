@@ -21,6 +21,11 @@ struct SessionOptions {
   // Custom-kernel providers whose kernels take precedence over the built-in ones, in order
   // (see CustomOp.hpp).
   std::vector<std::string> providers;
+  // Resource limits: planning refuses, with an error naming the tensor, a plan past them
+  // instead of trying to allocate it (a model or an input shape from someone else must
+  // not be able to exhaust the machine).
+  int64_t maxTensorElements = int64_t(1) << 31;  // any single tensor
+  uint64_t maxMemoryBytes = 0;  // all tensors of a plan together; 0: the machine's physical memory
 };
 
 // Where each node ran, what the Session inserted, and the memory plan.
@@ -38,6 +43,13 @@ struct PlacementReport {
   std::string toString() const;
 };
 
+// Thread safety: a Session may be shared between threads. run, resize, setProfiling and
+// profile take turns (one at a time; a second caller waits), so concurrent calls give the
+// same results as calls made one after another. For throughput, give each thread its own
+// Session: Sessions share nothing mutable but the GPU device contexts and the caches,
+// which are synchronised. report() returns a reference into the Session: read it while no
+// other thread runs or resizes that Session. A Graph is immutable once built and may be
+// shared by any number of Sessions.
 class Session {
  public:
   ~Session();

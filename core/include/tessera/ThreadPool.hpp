@@ -14,7 +14,9 @@ class ThreadPool {
 
   int threads() const { return threads_; }
   // Splits [0, n) into contiguous chunks and runs fn(begin, end) on each, the calling
-  // thread taking a share. Returns when all are done. Small loops run inline.
+  // thread taking a share. Returns when all are done. Small loops run inline. Safe to call
+  // from several threads (and from inside a job): while one call uses the workers, the
+  // others run their loops inline on their own thread.
   void parallelFor(int64_t n, const std::function<void(int64_t, int64_t)>& fn,
                    int64_t minChunk = 1);
 
