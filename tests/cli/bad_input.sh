@@ -75,6 +75,13 @@ expect_error "missing .npy" "cannot open" run "$relu" --input x="$work/nonexiste
 expect_error "bench truncated model" "not a valid ONNX model" "$tessera" bench "$work/truncated.onnx"
 expect_error "conformance on a non-directory" "not a directory" "$tessera" conformance "$work/nonexistent"
 expect_error "unknown option" "unknown option" "$tessera" run "$relu" --frobnicate
+# An input shape past the per-tensor limit is refused before anything is allocated.
+det="$(dirname "$0")/../../third_party/models/paddleocr/ch_PP-OCRv4_det_infer.onnx"
+if [ -f "$det" ]; then
+  expect_error "huge input shape" "maxTensorElements" "$tessera" bench "$det" --shape x=1x3x100000x100000
+else
+  echo "SKIP huge input shape: $det not found (scripts/setup.sh fetches it)"
+fi
 
 # The good input must work, so the failures above are about the input and nothing else.
 if ! "$tessera" run "$relu" --input x="$work/good.npy" --output-dir "$work/out" > /dev/null; then
