@@ -28,6 +28,7 @@ APT_PACKAGES=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   protobuf-compiler libprotobuf-dev libonnx-dev libonnx-testdata
   libgtest-dev libgmock-dev libbenchmark-dev
+  clang-14 libclang-rt-14-dev libfuzzer-14-dev   # the sanitizer builds and the fuzz targets
 )
 
 log() { printf '[setup] %s\n' "$*"; }

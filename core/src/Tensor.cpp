@@ -1,5 +1,6 @@
 #include "tessera/Tensor.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -135,20 +136,36 @@ double loadElement(DataType t, const void* p, int64_t i) {
   }
 }
 
+// A double to an integer as NumPy does on x86: through int64 (saturated, NaN to 0), then
+// wrapped to the narrower type (-1 becomes 255 as uint8). C++ leaves out-of-range float to
+// integer conversions undefined, and ONNX leaves them unspecified.
+int64_t toInt64(double v) {
+  if (!(v == v)) return 0;
+  if (v >= 9.2233720368547758e18) return INT64_MAX;
+  if (v <= -9.2233720368547758e18) return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+
+uint64_t toUInt64(double v) {
+  if (v >= 9.2233720368547758e18 && v < 1.8446744073709552e19) return static_cast<uint64_t>(v);
+  if (v >= 1.8446744073709552e19) return UINT64_MAX;
+  return static_cast<uint64_t>(toInt64(v));
+}
+
 void storeElement(DataType t, void* p, int64_t i, double v) {
   switch (t) {
     case DataType::kF32: static_cast<float*>(p)[i] = static_cast<float>(v); break;
     case DataType::kF64: static_cast<double*>(p)[i] = v; break;
     case DataType::kF16: static_cast<uint16_t*>(p)[i] = floatToHalf(static_cast<float>(v)); break;
     case DataType::kBF16: static_cast<uint16_t*>(p)[i] = floatToBFloat16(static_cast<float>(v)); break;
-    case DataType::kI8: static_cast<int8_t*>(p)[i] = static_cast<int8_t>(v); break;
-    case DataType::kI16: static_cast<int16_t*>(p)[i] = static_cast<int16_t>(v); break;
-    case DataType::kI32: static_cast<int32_t*>(p)[i] = static_cast<int32_t>(v); break;
-    case DataType::kI64: static_cast<int64_t*>(p)[i] = static_cast<int64_t>(v); break;
-    case DataType::kU8: static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(v); break;
-    case DataType::kU16: static_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(v); break;
-    case DataType::kU32: static_cast<uint32_t*>(p)[i] = static_cast<uint32_t>(v); break;
-    case DataType::kU64: static_cast<uint64_t*>(p)[i] = static_cast<uint64_t>(v); break;
+    case DataType::kI8: static_cast<int8_t*>(p)[i] = static_cast<int8_t>(toInt64(v)); break;
+    case DataType::kI16: static_cast<int16_t*>(p)[i] = static_cast<int16_t>(toInt64(v)); break;
+    case DataType::kI32: static_cast<int32_t*>(p)[i] = static_cast<int32_t>(toInt64(v)); break;
+    case DataType::kI64: static_cast<int64_t*>(p)[i] = toInt64(v); break;
+    case DataType::kU8: static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(toInt64(v)); break;
+    case DataType::kU16: static_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(toInt64(v)); break;
+    case DataType::kU32: static_cast<uint32_t*>(p)[i] = static_cast<uint32_t>(toInt64(v)); break;
+    case DataType::kU64: static_cast<uint64_t*>(p)[i] = toUInt64(v); break;
     case DataType::kBool: static_cast<bool*>(p)[i] = v != 0.0; break;
     default: break;
   }

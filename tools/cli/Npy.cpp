@@ -174,8 +174,10 @@ Status readNpy(const std::string& path, Tensor* out) {
   if (!in) return Status::notFound("cannot open '" + path + "': " + std::strerror(errno));
   std::ostringstream ss;
   ss << in.rdbuf();
-  const std::string bytes = ss.str();
+  return parseNpy(ss.str(), path, out);
+}
 
+Status parseNpy(const std::string& bytes, const std::string& path, Tensor* out) {
   if (bytes.size() < kMagicSize + 4 || bytes.compare(0, kMagicSize, kMagic, kMagicSize) != 0) {
     return Status::invalid(path + ": not a .npy file (bad magic)");
   }
