@@ -41,5 +41,5 @@ if [ "$which" = all ] || [ "$which" = tsan ]; then
   echo "[sanitizers] TSan build"
   build "$ROOT/build-tsan" -DTESSERA_SANITIZE=thread -- tessera_concurrency_tests
   export TSAN_OPTIONS="halt_on_error=1:suppressions=$SUPP/tsan.supp:second_deadlock_stack=1"
-  "$ROOT/build-tsan/tests/tessera_concurrency_tests"
+  TESSERA_CACHE_DIR="$ROOT/build-tsan/concurrency-cache" "$ROOT/build-tsan/tests/tessera_concurrency_tests"
 fi

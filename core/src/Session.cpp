@@ -328,6 +328,7 @@ Status Session::Impl::planNode(const Node& node) {
     inputs.push_back(&it->second.logical);
     allConstant = allConstant && it->second.constant;
   }
+  if (node.outputs.empty()) return Status::invalid(node.label() + ": has no outputs");
   const ShapeFunction* fn = ShapeRegistry::instance().find(node.domain, node.opType, node.opset);
   if (!fn)
     return Status::unsupported(node.label() + ": op '" + node.opType + "'" +

@@ -27,9 +27,12 @@ struct ShapeContext {
 
   const Tensor* input(size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
   size_t inputCount() const { return inputs.size(); }
-  Tensor& output(size_t i) { return outputs[i]; }
+  // An output the node does not have (an omitted optional one) is written to a scratch
+  // tensor and dropped.
+  Tensor& output(size_t i) { return i < outputs.size() ? outputs[i] : unused; }
   // Error helper naming the node: "Conv 'c1': <message>".
   Status error(const std::string& message) const;
+  Tensor unused;
 };
 using ShapeFunction = std::function<Status(ShapeContext&)>;
 
