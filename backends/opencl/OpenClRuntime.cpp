@@ -81,6 +81,26 @@ std::string errorName(cl_int err) {
   return std::string(it == names.end() ? "OpenCL error" : it->second) + " (" + std::to_string(err) + ")";
 }
 
+bool DeviceInfo::hasExtension(const std::string& name) const {
+  std::istringstream words(extensions);
+  for (std::string w; words >> w;)
+    if (w == name) return true;
+  return false;
+}
+
+std::string DeviceInfo::capabilities() const {
+  // What a kernel may ask for with #pragma OPENCL EXTENSION (extensions need no enabling on
+  // the context): an op that needs one checks hasExtension() when its execution is created.
+  std::string s;
+  const std::pair<const char*, const char*> known[] = {
+      {"cl_khr_fp16", "fp16"}, {"cl_khr_fp64", "fp64"}, {"cl_khr_int64_base_atomics", "int64 atomics"},
+      {"cl_khr_subgroups", "subgroups"}, {"cl_intel_subgroups", "subgroups (intel)"},
+      {"cl_khr_integer_dot_product", "int8 dot product"}};
+  for (const auto& k : known)
+    if (hasExtension(k.first)) s += (s.empty() ? "" : ", ") + std::string(k.second);
+  return (s.empty() ? std::string("none") : s) + " (int64 arithmetic: always, OpenCL C)";
+}
+
 std::string DeviceInfo::cacheIdentity() const {
   return platformName + "|" + vendor + "|" + deviceName + "|" + deviceVersion + "|" + driverVersion;
 }
@@ -208,6 +228,7 @@ std::string describeDevices() {
       os << "      images: no (NC4HW4 tensors use buffers)\n";
     os << "      fp16: " << (d.fp16 ? "yes (cl_khr_fp16)" : "no cl_khr_fp16: --precision fp16 runs in fp32")
        << "\n";
+    os << "      capabilities: " << d.capabilities() << "\n";
   }
   os << "select with TESSERA_OPENCL_DEVICE=<index or name>";
   const std::string dir = cacheDirectory();

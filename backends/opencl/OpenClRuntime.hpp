@@ -33,6 +33,10 @@ struct DeviceInfo {
 
   // Strict identity of the device and its driver: part of every cache key.
   std::string cacheIdentity() const;
+  // Whether the device lists this extension ("cl_khr_fp64"...).
+  bool hasExtension(const std::string& name) const;
+  // "fp64, subgroups (int64 arithmetic: always, OpenCL C)" for `tessera devices`.
+  std::string capabilities() const;
 };
 
 // Every device of every platform; an error saying why when there is none.

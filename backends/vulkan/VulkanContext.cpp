@@ -60,6 +60,7 @@ struct Instance {
   VkInstance instance = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   bool validation = false;
+  uint32_t apiVersion = VK_API_VERSION_1_0;  // the instance's
   std::vector<VulkanDeviceInfo> devices;
 };
 
@@ -81,7 +82,8 @@ bool hasInstanceExtension(const char* name) {
   return false;
 }
 
-VulkanDeviceInfo queryDevice(VkPhysicalDevice pd) {
+// `instanceApi`: the instance's version; 1.2 structures are used only when both have 1.2.
+VulkanDeviceInfo queryDevice(VkPhysicalDevice pd, uint32_t instanceApi) {
   VulkanDeviceInfo d;
   d.physical = pd;
   VkPhysicalDeviceProperties p;
@@ -105,16 +107,46 @@ VulkanDeviceInfo queryDevice(VkPhysicalDevice pd) {
       d.computeQueueFamily = i;
       d.timestamps = fams[i].timestampValidBits > 0 && p.limits.timestampComputeAndGraphics;
     }
+  const bool version12 = p.apiVersion >= VK_API_VERSION_1_2 && instanceApi >= VK_API_VERSION_1_2;
+  d.version12 = version12;
   if (p.apiVersion >= VK_API_VERSION_1_1) {
     VkPhysicalDeviceShaderFloat16Int8Features f16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
     VkPhysicalDevice16BitStorageFeatures s16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
-    s16.pNext = &f16;
+    VkPhysicalDevice8BitStorageFeatures s8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+    if (version12) {  // core 1.2 structures
+      s16.pNext = &f16;
+      f16.pNext = &s8;
+    }
     VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     f2.pNext = &s16;
     vkGetPhysicalDeviceFeatures2(pd, &f2);
     d.fp16Storage = s16.storageBuffer16BitAccess;
-    d.fp16Arithmetic = f16.shaderFloat16;
+    d.fp16Arithmetic = version12 && f16.shaderFloat16;
+    d.int8Storage = version12 && s8.storageBuffer8BitAccess;
+    d.int8Arithmetic = version12 && f16.shaderInt8;
+    d.int64 = f2.features.shaderInt64;
+    d.fp64 = f2.features.shaderFloat64;
+    VkPhysicalDeviceSubgroupProperties sg{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &sg;
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    d.subgroupSize = sg.subgroupSize;
+    d.subgroupArithmetic = (sg.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                           (sg.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
   }
+  uint32_t extCount = 0;
+  vkEnumerateDeviceExtensionProperties(pd, nullptr, &extCount, nullptr);
+  std::vector<VkExtensionProperties> exts(extCount);
+  vkEnumerateDeviceExtensionProperties(pd, nullptr, &extCount, exts.data());
+  for (const auto& e : exts)
+    if (std::strcmp(e.extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0 &&
+        p.apiVersion >= VK_API_VERSION_1_1) {
+      VkPhysicalDeviceCooperativeMatrixFeaturesNV coop{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+      VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+      f2.pNext = &coop;
+      vkGetPhysicalDeviceFeatures2(pd, &f2);
+      d.cooperativeMatrix = coop.cooperativeMatrix;
+    }
   return d;
 }
 
@@ -143,7 +175,10 @@ Instance& instance() {
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "tessera";
     app.pEngineName = "tessera";
-    app.apiVersion = api >= VK_API_VERSION_1_1 ? VK_API_VERSION_1_1 : VK_API_VERSION_1_0;
+    // 1.2 where the loader has it: 8-bit storage and fp16/int8 arithmetic are core there.
+    app.apiVersion = api >= VK_API_VERSION_1_2 ? VK_API_VERSION_1_2 : api >= VK_API_VERSION_1_1 ? VK_API_VERSION_1_1
+                                                                                            : VK_API_VERSION_1_0;
+    in.apiVersion = app.apiVersion;
     VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ci.pApplicationInfo = &app;
     ci.enabledLayerCount = static_cast<uint32_t>(layers.size());
@@ -172,7 +207,7 @@ Instance& instance() {
     vkEnumeratePhysicalDevices(in.instance, &n, nullptr);
     std::vector<VkPhysicalDevice> pds(n);
     vkEnumeratePhysicalDevices(in.instance, &n, pds.data());
-    for (VkPhysicalDevice pd : pds) in.devices.push_back(queryDevice(pd));
+    for (VkPhysicalDevice pd : pds) in.devices.push_back(queryDevice(pd, in.apiVersion));
     if (in.devices.empty()) in.status = Status::unavailable("the Vulkan driver reports no physical device");
     return in;
   }();
@@ -269,6 +304,22 @@ Status VulkanContext::get(const std::string& selector, std::shared_ptr<VulkanCon
   return Status::ok();
 }
 
+std::string VulkanDeviceInfo::capabilities() const {
+  std::string s;
+  auto add = [&](bool on, const std::string& what) {
+    if (on) s += (s.empty() ? "" : ", ") + what;
+  };
+  add(fp16Storage, "fp16 storage");
+  add(fp16Arithmetic, "fp16 arithmetic");
+  add(int8Storage, "int8 storage");
+  add(int8Arithmetic, "int8 arithmetic");
+  add(int64, "int64");
+  add(fp64, "fp64");
+  add(subgroupArithmetic, "subgroup arithmetic (" + std::to_string(subgroupSize) + " lanes)");
+  add(cooperativeMatrix, "cooperative matrix");
+  return s.empty() ? "none" : s;
+}
+
 std::string VulkanContext::describeDevices() {
   Instance& in = instance();
   if (in.devices.empty()) return "unavailable: " + in.status.message();
@@ -279,8 +330,7 @@ std::string VulkanContext::describeDevices() {
     const VulkanDeviceInfo& d = in.devices[i];
     os << (i ? "\n" : "") << "  [" << i << "] " << d.name << " (" << typeName(d.type) << ", Vulkan "
        << VK_API_VERSION_MAJOR(d.apiVersion) << "." << VK_API_VERSION_MINOR(d.apiVersion) << "."
-       << VK_API_VERSION_PATCH(d.apiVersion) << ", fp16 storage " << (d.fp16Storage ? "yes" : "no")
-       << ", fp16 arithmetic " << (d.fp16Arithmetic ? "yes" : "no")
+       << VK_API_VERSION_PATCH(d.apiVersion) << "; capabilities: " << d.capabilities()
        << (d.computeQueueFamily == UINT32_MAX ? ", no compute queue" : "") << ")"
        << (i == chosen ? "  <- default" : "");
   }
@@ -298,11 +348,39 @@ Status VulkanContext::init(const VulkanDeviceInfo& info) {
   qi.queueFamilyIndex = info.computeQueueFamily;
   qi.queueCount = 1;
   qi.pQueuePriorities = &priority;
-  // fp16 storage (the kernels' FP16 builds read and write 16-bit buffers, fp32 arithmetic).
+  // Every optional capability the device has is enabled (VulkanDeviceInfo lists them), so a
+  // shader that needs int64, fp64, 8/16-bit storage or fp16/int8 arithmetic just checks it.
+  VkPhysicalDeviceShaderFloat16Int8Features f16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES};
+  f16.shaderFloat16 = info.fp16Arithmetic ? VK_TRUE : VK_FALSE;
+  f16.shaderInt8 = info.int8Arithmetic ? VK_TRUE : VK_FALSE;
   VkPhysicalDevice16BitStorageFeatures s16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
   s16.storageBuffer16BitAccess = info.fp16Storage ? VK_TRUE : VK_FALSE;
+  VkPhysicalDevice8BitStorageFeatures s8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+  s8.storageBuffer8BitAccess = info.int8Storage ? VK_TRUE : VK_FALSE;
+  VkPhysicalDeviceCooperativeMatrixFeaturesNV coop{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+  coop.cooperativeMatrix = VK_TRUE;
+  VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  f2.features.shaderInt64 = info.int64 ? VK_TRUE : VK_FALSE;
+  f2.features.shaderFloat64 = info.fp64 ? VK_TRUE : VK_FALSE;
+  std::vector<const char*> deviceExts;
+  void** tail = &f2.pNext;  // the chain of feature structures to enable
+  auto chain = [&](auto& s) {
+    *tail = &s;
+    tail = &s.pNext;
+  };
+  if (info.apiVersion >= VK_API_VERSION_1_1) chain(s16);
+  if (info.version12) {
+    chain(s8);
+    chain(f16);
+  }
+  if (info.cooperativeMatrix) {
+    chain(coop);
+    deviceExts.push_back(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+  }
   VkDeviceCreateInfo ci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  if (info.fp16Storage) ci.pNext = &s16;
+  ci.pNext = &f2;
+  ci.enabledExtensionCount = static_cast<uint32_t>(deviceExts.size());
+  ci.ppEnabledExtensionNames = deviceExts.empty() ? nullptr : deviceExts.data();
   ci.queueCreateInfoCount = 1;
   ci.pQueueCreateInfos = &qi;
   VkResult r = vkCreateDevice(info.physical, &ci, nullptr, &device_);

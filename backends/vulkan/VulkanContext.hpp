@@ -27,9 +27,22 @@ struct VulkanDeviceInfo {
   uint32_t computeQueueFamily = UINT32_MAX;
   bool timestamps = false;
   float timestampPeriodNs = 1.f;
+  // Optional capabilities, each enabled on the logical device when the device has it (an op
+  // whose shader needs one checks it when its execution is created and, where it is
+  // missing, returns nullptr so the node falls back visibly to another backend).
   bool fp16Storage = false;     // storageBuffer16BitAccess
   bool fp16Arithmetic = false;  // shaderFloat16
+  bool int8Storage = false;     // storageBuffer8BitAccess
+  bool int8Arithmetic = false;  // shaderInt8
+  bool int64 = false;           // shaderInt64
+  bool fp64 = false;            // shaderFloat64
+  bool subgroupArithmetic = false;  // subgroup add/min/max... in compute shaders
+  uint32_t subgroupSize = 0;
+  bool cooperativeMatrix = false;   // VK_NV_cooperative_matrix (tensor cores)
+  bool version12 = false;           // device and instance both at Vulkan 1.2 or later
   VkPhysicalDeviceLimits limits{};
+  // "fp16 storage, int64, subgroup arithmetic (32 lanes), ..." for `tessera devices`.
+  std::string capabilities() const;
 };
 
 class VulkanContext {

@@ -335,7 +335,7 @@ Status Session::Impl::planNode(const Node& node) {
                                (node.domain.empty() ? "" : " (domain '" + node.domain + "')") +
                                " opset " + std::to_string(node.opset) + " is not implemented");
   std::vector<Tensor> outs(node.outputs.size());
-  ShapeContext ctx{node, inputs, outs};
+  ShapeContext ctx{node, inputs, outs, Tensor()};
   TESSERA_RETURN_IF_ERROR((*fn)(ctx));
   for (size_t i = 0; i < outs.size(); ++i) {
     outs[i].setName(node.outputs[i]);

@@ -197,15 +197,21 @@ TEST(Concurrency, GpuSessionsOnOneDeviceContextPlanAtOnce) {
 }
 
 // The probe's race: ShapeRegistry::add on an unlocked multimap while planning read it made
-// a load fail with "unknown op 'BatchNormalization'".
+// a load fail with "unknown op 'BatchNormalization'". Here two threads plan and run Sessions
+// while this one registers op after op.
 TEST(Concurrency, RegisteringCustomOpsWhileOtherThreadsPlan) {
   const std::shared_ptr<Graph> g = smallNet();
+  const Tensor x = test::randomTensor({1, 5, 9, 7}, 3);
+  const Tensor expected = runAlone(g, BackendType::kCPU, x);
   std::atomic<bool> stop{false};
   std::atomic<int> failed{0}, plans{0};
   auto planner = [&] {
     while (!stop.load()) {
       std::unique_ptr<Session> s;
-      if (!Session::create(g, SessionOptions{}, &s).isOk() || !s->resize({{"x", {1, 5, 9, 7}}}).isOk()) ++failed;
+      std::map<std::string, Tensor> out;
+      if (!Session::create(g, SessionOptions{}, &s).isOk() || !s->run({{"x", x}}, &out).isOk() ||
+          !sameBits(out.begin()->second, expected))
+        ++failed;
       if (!ShapeRegistry::instance().knows("", "BatchNormalization")) ++failed;
       ++plans;
     }

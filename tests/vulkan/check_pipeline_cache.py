@@ -101,6 +101,15 @@ def main():
             if "discarded" in err or cache_file() is None:
                 failures.append("%s: the rebuilt cache file is not good: %r" % (what, err))
             print("%s: discarded, rebuilt, same outputs" % what)
+        # An unwritable cache directory (a file stands where it should be) only turns caching off.
+        blocker = os.path.join(tmp, "not-a-directory")
+        open(blocker, "w").close()
+        env["TESSERA_CACHE_DIR"] = os.path.join(blocker, "cache")
+        _, err, outs = start("unwritable cache directory")
+        for k, v in reference.items():
+            if k not in outs or not np.array_equal(outs[k], v):
+                failures.append("unwritable cache directory: output %s differs from the first start's" % k)
+        print("unwritable cache directory: ran, same outputs, nothing cached")
         print("cold start %.3f s, warm start (pipeline cache %s, %d bytes) %.3f s" %
               (cold, os.path.basename(path), len(good), warm))
     for f in failures:

@@ -19,7 +19,7 @@ namespace {
 
 class CpuPool final : public Execution {
  public:
-  CpuPool(Backend* b, const PoolParams& p, int numOutputs) : Execution(b), params_(p), numOutputs_(numOutputs) {}
+  CpuPool(Backend* b, const PoolParams& p) : Execution(b), params_(p) {}
 
   void selectLayouts(const std::vector<Layout>&, const Tensors& inputs, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
@@ -195,7 +195,6 @@ class CpuPool final : public Execution {
   }
 
   PoolParams params_;
-  int numOutputs_;
   WindowGeometry geometry_;
   ChannelAddressing xAddr_, yAddr_;
 };
@@ -208,7 +207,7 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   const bool floating = t == DataType::kF32 || t == DataType::kF64;
   const bool integer = t == DataType::kU8 || t == DataType::kI8;
   if (!floating && !(integer && p.isMax())) return nullptr;
-  return std::make_unique<CpuPool>(b, p, static_cast<int>(outputs.size()));
+  return std::make_unique<CpuPool>(b, p);
 }
 
 }  // namespace

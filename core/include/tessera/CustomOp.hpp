@@ -1,6 +1,8 @@
 // Extending Tessera from your own program, without rebuilding it: new op types (an ONNX
 // node of your own domain, or one built in C++) and kernels that replace or add to the
-// built-in ones on a backend. See docs/CUSTOM_KERNELS.md.
+// built-in ones on a backend. See docs/CUSTOM_KERNELS.md. Thread safety: registering is
+// safe while other threads load models, plan and run; a Session planned before a
+// registration keeps the kernels it chose.
 #pragma once
 #include <string>
 #include <vector>

@@ -1,5 +1,7 @@
 // Graph: nodes in topological order, named values, constant initializers, graph inputs and
-// outputs. Built by the ONNX importer or by hand with GraphBuilder.
+// outputs. Built by the ONNX importer or by hand with GraphBuilder. Thread safety: a built
+// Graph is never modified by Tessera; any number of Sessions, in any threads, may share one
+// (as std::shared_ptr<const Graph>).
 #pragma once
 #include <map>
 #include <memory>
