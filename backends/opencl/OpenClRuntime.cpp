@@ -6,6 +6,8 @@
 #include <map>
 #include <sstream>
 
+#include "core/src/CacheFile.hpp"
+
 namespace tessera {
 namespace opencl {
 
@@ -105,20 +107,9 @@ std::string DeviceInfo::cacheIdentity() const {
   return platformName + "|" + vendor + "|" + deviceName + "|" + deviceVersion + "|" + driverVersion;
 }
 
-uint64_t fnv1a64(const std::string& s, uint64_t h) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
+uint64_t fnv1a64(const std::string& s, uint64_t h) { return cachefile::fnv1a64(s.data(), s.size(), h); }
 
-std::string hex64(uint64_t v) {
-  static const char* digits = "0123456789abcdef";
-  std::string s(16, '0');
-  for (int i = 15; i >= 0; --i, v >>= 4) s[i] = digits[v & 15];
-  return s;
-}
+std::string hex64(uint64_t v) { return cachefile::hex64(v); }
 
 std::string cacheDirectory() {
   if (const char* d = std::getenv("TESSERA_CACHE_DIR")) return d;

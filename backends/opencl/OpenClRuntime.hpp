@@ -74,6 +74,7 @@ class Runtime {
 // The cache directory: $TESSERA_CACHE_DIR, else $XDG_CACHE_HOME/tessera, else
 // ~/.cache/tessera; empty when none can be determined (caching then stays in memory).
 std::string cacheDirectory();
+// cachefile::fnv1a64 / hex64 for strings (the OpenCL caches' keys).
 uint64_t fnv1a64(const std::string& s, uint64_t h = 0xcbf29ce484222325ULL);
 std::string hex64(uint64_t v);
 

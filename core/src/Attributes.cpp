@@ -1,7 +1,5 @@
 #include "tessera/Attributes.hpp"
 
-#include <cstdint>
-
 namespace tessera {
 
 const Attribute* Attributes::find(const std::string& name) const {
@@ -31,14 +29,7 @@ void Attributes::setTensor(const std::string& name, Tensor t) {
 int64_t Attributes::getInt(const std::string& name, int64_t def) const {
   const Attribute* a = find(name);
   if (!a) return def;
-  if (a->kind == Attribute::Kind::kFloat) {
-    // A float where an int is expected (a malformed model): saturated, NaN as 0, since an
-    // out-of-range conversion is undefined behaviour.
-    if (!(a->f == a->f)) return 0;
-    if (a->f >= 9.2233720368547758e18f) return INT64_MAX;
-    if (a->f <= -9.2233720368547758e18f) return INT64_MIN;
-    return static_cast<int64_t>(a->f);
-  }
+  if (a->kind == Attribute::Kind::kFloat) return saturatingInt64(a->f);  // a malformed model
   return a->i;
 }
 float Attributes::getFloat(const std::string& name, float def) const {

@@ -17,12 +17,6 @@ namespace {
 
 const char kMagic[] = "TESSERA-CACHE-2";
 
-std::string hex64(uint64_t v) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
-  return text;
-}
-
 std::string header(const std::string& key, const std::string& data) {
   return std::string(kMagic) + "\n" + hex64(fnv1a64(key.data(), key.size())) + " " + std::to_string(data.size()) +
          " " + hex64(fnv1a64(data.data(), data.size())) + "\n";
@@ -37,6 +31,12 @@ uint64_t fnv1a64(const void* data, size_t size, uint64_t h) {
     h *= 0x100000001b3ULL;
   }
   return h;
+}
+
+std::string hex64(uint64_t v) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
 }
 
 void discard(const std::string& path, const std::string& why) {

@@ -10,7 +10,10 @@
 namespace tessera {
 namespace cachefile {
 
+// FNV-1a, 64 bits (cache keys and checksums; not a defence against a deliberate forger),
+// and its 16-digit hexadecimal form.
 uint64_t fnv1a64(const void* data, size_t size, uint64_t h = 0xcbf29ce484222325ULL);
+std::string hex64(uint64_t v);
 
 enum class ReadResult { kHit, kMissing, kDiscarded };
 

@@ -73,6 +73,13 @@ uint16_t floatToHalf(float f) {
   return static_cast<uint16_t>(sign | h);
 }
 
+int64_t saturatingInt64(double v) {
+  if (!(v == v)) return 0;
+  if (v >= 9.2233720368547758e18) return INT64_MAX;
+  if (v <= -9.2233720368547758e18) return INT64_MIN;
+  return static_cast<int64_t>(v);
+}
+
 float halfToFloat(uint16_t h) {
   const uint32_t sign = (h & 0x8000u) << 16;
   const uint32_t exp = (h >> 10) & 0x1fu;

@@ -139,17 +139,12 @@ double loadElement(DataType t, const void* p, int64_t i) {
 // A double to an integer as NumPy does on x86: through int64 (saturated, NaN to 0), then
 // wrapped to the narrower type (-1 becomes 255 as uint8). C++ leaves out-of-range float to
 // integer conversions undefined, and ONNX leaves them unspecified.
-int64_t toInt64(double v) {
-  if (!(v == v)) return 0;
-  if (v >= 9.2233720368547758e18) return INT64_MAX;
-  if (v <= -9.2233720368547758e18) return INT64_MIN;
-  return static_cast<int64_t>(v);
-}
+int64_t toInt64(double v) { return saturatingInt64(v); }
 
 uint64_t toUInt64(double v) {
   if (v >= 9.2233720368547758e18 && v < 1.8446744073709552e19) return static_cast<uint64_t>(v);
   if (v >= 1.8446744073709552e19) return UINT64_MAX;
-  return static_cast<uint64_t>(toInt64(v));
+  return static_cast<uint64_t>(saturatingInt64(v));
 }
 
 void storeElement(DataType t, void* p, int64_t i, double v) {

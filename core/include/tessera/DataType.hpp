@@ -24,6 +24,9 @@ uint16_t floatToHalf(float f);
 float halfToFloat(uint16_t h);
 uint16_t floatToBFloat16(float f);
 float bfloat16ToFloat(uint16_t h);
+// A float to int64, saturated at the type's limits and NaN as 0: C++ leaves out-of-range
+// conversions undefined, and malformed models and Cast inputs produce them.
+int64_t saturatingInt64(double v);
 
 // Maps a C++ element type to its DataType, for typed accessors and kernels.
 template <typename T> struct DataTypeOf;
