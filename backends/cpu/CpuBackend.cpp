@@ -5,6 +5,7 @@
 #include <fstream>
 #include <thread>
 
+#include "backends/cpu/CpuIsa.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
@@ -111,7 +112,8 @@ BackendRegistrar registerCpu(BackendFactory{
     },
     [] {
       return "cpu: " + cpuModelName() + " (" + std::to_string(std::thread::hardware_concurrency()) +
-             " hardware threads)";
+             " hardware threads; kernels: " + cpuIsaName(cpuIsa()) +
+             ", force with TESSERA_CPU_ISA=avx512|avx2|generic)";
     }});
 }  // namespace
 

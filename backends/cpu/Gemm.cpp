@@ -1,10 +1,13 @@
-// Cache-blocked GEMM (Goto-style): K is cut into chunks that keep a B panel in L1, rows of A
-// into blocks that stay in L2; an MR x NR register tile is accumulated by the inner kernel.
+// Cache-blocked GEMM: K is cut into chunks that keep a B panel chunk in L1, rows of A into
+// blocks that stay in L2; an MR x NR register tile is accumulated by the inner kernel, which
+// reads A where it lies (no packing: a broadcast load costs the same from any address, and a
+// conv's im2col rows are already contiguous) and B from panels packed once.
 #include "backends/cpu/Gemm.hpp"
 
 #include <algorithm>
 #include <cstring>
 
+#include "backends/cpu/CpuIsa.hpp"
 #include "tessera/ThreadPool.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -15,113 +18,175 @@
 namespace tessera {
 namespace {
 
-constexpr int kNR = 16;      // columns per B panel and per register tile
+constexpr int kNR = 16;       // columns per B panel and per full register tile
 constexpr int64_t kKC = 256;  // K chunk: one B panel chunk is 16 KB
-constexpr int64_t kMC = 96;   // rows of A packed at once (multiple of every MR below)
-constexpr int kMaxMR = 6;
+constexpr int64_t kMC = 96;   // rows of A per L2 block
+constexpr int kMaxMR = 12;
 
-// Computes an MR x kNR tile: tile[r*kNR + c] = sum_k a[k*MR + r] * b[k*kNR + c].
-using TileKernel = void (*)(int64_t kb, const float* a, const float* b, float* tile);
+// One register tile: C(r, c) (+)= sum_k A(r, k) B(k, c) for r < rows, c < NR (the kernel's
+// width), with A(r, k) = a[r * rowStride + k * kStep] and B(k, c) = b[k * kNR + c]. Rows past
+// `rows` re-read the last row (nothing outside A is touched) and their results are dropped.
+struct Tile {
+  const float* a;
+  int64_t rowStride, kStep;
+  int rows;
+  const float* b;
+  int64_t kb;
+  float* c;
+  int64_t ldc;
+  bool accumulate;
+};
+using TileKernel = void (*)(const Tile& t);
 
-// Portable kernel: fixed trip counts let the compiler unroll and vectorise it.
-void tileKernelPortable(int64_t kb, const float* a, const float* b, float* tile) {
-  constexpr int MR = 4;
-  float acc[MR][kNR] = {};
-  for (int64_t k = 0; k < kb; ++k) {
-    for (int r = 0; r < MR; ++r) {
-      const float av = a[r];
-      for (int c = 0; c < kNR; ++c) acc[r][c] += av * b[c];
-    }
-    a += MR;
-    b += kNR;
-  }
-  std::memcpy(tile, acc, sizeof(acc));
-}
-
-#ifdef TESSERA_GEMM_X86
-// 6 x 16 tile in twelve 8-wide accumulators, fused multiply-add.
-__attribute__((target("avx2,fma"))) void tileKernelAvx2(int64_t kb, const float* a, const float* b,
-                                                         float* tile) {
-  __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
-  __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
-  __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
-  __m256 c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
-  __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();
-  __m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
-  for (int64_t k = 0; k < kb; ++k) {
-    const __m256 b0 = _mm256_loadu_ps(b);
-    const __m256 b1 = _mm256_loadu_ps(b + 8);
-    __m256 av = _mm256_broadcast_ss(a + 0);
-    c00 = _mm256_fmadd_ps(av, b0, c00); c01 = _mm256_fmadd_ps(av, b1, c01);
-    av = _mm256_broadcast_ss(a + 1);
-    c10 = _mm256_fmadd_ps(av, b0, c10); c11 = _mm256_fmadd_ps(av, b1, c11);
-    av = _mm256_broadcast_ss(a + 2);
-    c20 = _mm256_fmadd_ps(av, b0, c20); c21 = _mm256_fmadd_ps(av, b1, c21);
-    av = _mm256_broadcast_ss(a + 3);
-    c30 = _mm256_fmadd_ps(av, b0, c30); c31 = _mm256_fmadd_ps(av, b1, c31);
-    av = _mm256_broadcast_ss(a + 4);
-    c40 = _mm256_fmadd_ps(av, b0, c40); c41 = _mm256_fmadd_ps(av, b1, c41);
-    av = _mm256_broadcast_ss(a + 5);
-    c50 = _mm256_fmadd_ps(av, b0, c50); c51 = _mm256_fmadd_ps(av, b1, c51);
-    a += 6;
-    b += kNR;
-  }
-  _mm256_storeu_ps(tile + 0 * kNR, c00); _mm256_storeu_ps(tile + 0 * kNR + 8, c01);
-  _mm256_storeu_ps(tile + 1 * kNR, c10); _mm256_storeu_ps(tile + 1 * kNR + 8, c11);
-  _mm256_storeu_ps(tile + 2 * kNR, c20); _mm256_storeu_ps(tile + 2 * kNR + 8, c21);
-  _mm256_storeu_ps(tile + 3 * kNR, c30); _mm256_storeu_ps(tile + 3 * kNR + 8, c31);
-  _mm256_storeu_ps(tile + 4 * kNR, c40); _mm256_storeu_ps(tile + 4 * kNR + 8, c41);
-  _mm256_storeu_ps(tile + 5 * kNR, c50); _mm256_storeu_ps(tile + 5 * kNR + 8, c51);
-}
-#endif
-
-struct KernelChoice {
-  TileKernel fn;
+struct KernelSet {
+  TileKernel full;    // kMR x kNR
   int mr;
+  TileKernel narrow;  // narrowMR x 8, for a last panel with at most 8 real columns (or null)
+  int narrowMR;
 };
 
-KernelChoice chooseKernel() {
-#ifdef TESSERA_GEMM_X86
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return {tileKernelAvx2, 6};
-#endif
-  return {tileKernelPortable, 4};
+// Portable kernel: fixed trip counts let the compiler unroll and vectorise it.
+void tilePortable(const Tile& t) {
+  constexpr int MR = 4;
+  float acc[MR][kNR] = {};
+  const float* a[MR];
+  for (int r = 0; r < MR; ++r) a[r] = t.a + std::min(r, t.rows - 1) * t.rowStride;
+  const float* b = t.b;
+  for (int64_t k = 0, ak = 0; k < t.kb; ++k, ak += t.kStep, b += kNR)
+    for (int r = 0; r < MR; ++r) {
+      const float av = a[r][ak];
+      for (int c = 0; c < kNR; ++c) acc[r][c] += av * b[c];
+    }
+  for (int r = 0; r < std::min(MR, t.rows); ++r)
+    for (int c = 0; c < kNR; ++c) t.c[r * t.ldc + c] = (t.accumulate ? t.c[r * t.ldc + c] : 0.f) + acc[r][c];
 }
 
-const KernelChoice& kernel() {
-  static const KernelChoice k = chooseKernel();
+#ifdef TESSERA_GEMM_X86
+// AVX2 kernels name their accumulators one by one: GCC spilled arrays of them to the stack on
+// every step.
+#define TESSERA_ROW(r) (t.a + std::min(r, t.rows - 1) * t.rowStride)
+
+// 6 x 16 in twelve 8-wide accumulators.
+__attribute__((target("avx2,fma"))) void tileAvx2(const Tile& t) {
+  const float *a0 = TESSERA_ROW(0), *a1 = TESSERA_ROW(1), *a2 = TESSERA_ROW(2);
+  const float *a3 = TESSERA_ROW(3), *a4 = TESSERA_ROW(4), *a5 = TESSERA_ROW(5);
+  __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
+  __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+  const float* b = t.b;
+  for (int64_t k = 0, ak = 0; k < t.kb; ++k, ak += t.kStep, b += kNR) {
+    const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
+    __m256 av = _mm256_broadcast_ss(a0 + ak);
+    c00 = _mm256_fmadd_ps(av, b0, c00); c01 = _mm256_fmadd_ps(av, b1, c01);
+    av = _mm256_broadcast_ss(a1 + ak);
+    c10 = _mm256_fmadd_ps(av, b0, c10); c11 = _mm256_fmadd_ps(av, b1, c11);
+    av = _mm256_broadcast_ss(a2 + ak);
+    c20 = _mm256_fmadd_ps(av, b0, c20); c21 = _mm256_fmadd_ps(av, b1, c21);
+    av = _mm256_broadcast_ss(a3 + ak);
+    c30 = _mm256_fmadd_ps(av, b0, c30); c31 = _mm256_fmadd_ps(av, b1, c31);
+    av = _mm256_broadcast_ss(a4 + ak);
+    c40 = _mm256_fmadd_ps(av, b0, c40); c41 = _mm256_fmadd_ps(av, b1, c41);
+    av = _mm256_broadcast_ss(a5 + ak);
+    c50 = _mm256_fmadd_ps(av, b0, c50); c51 = _mm256_fmadd_ps(av, b1, c51);
+  }
+  const __m256 out[12] = {c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51};
+  for (int r = 0; r < t.rows; ++r)
+    for (int h = 0; h < 2; ++h) {
+      float* c = t.c + r * t.ldc + h * 8;
+      _mm256_storeu_ps(c, t.accumulate ? _mm256_add_ps(out[r * 2 + h], _mm256_loadu_ps(c)) : out[r * 2 + h]);
+    }
+}
+
+// 12 x 8: the left half of a panel, for N's last columns (N = 24 would otherwise waste a
+// quarter of the multiply-adds on zero padding).
+__attribute__((target("avx2,fma"))) void tileAvx2Narrow(const Tile& t) {
+  const float *a0 = TESSERA_ROW(0), *a1 = TESSERA_ROW(1), *a2 = TESSERA_ROW(2), *a3 = TESSERA_ROW(3);
+  const float *a4 = TESSERA_ROW(4), *a5 = TESSERA_ROW(5), *a6 = TESSERA_ROW(6), *a7 = TESSERA_ROW(7);
+  const float *a8 = TESSERA_ROW(8), *a9 = TESSERA_ROW(9), *a10 = TESSERA_ROW(10), *a11 = TESSERA_ROW(11);
+  __m256 c0 = _mm256_setzero_ps(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0;
+  __m256 c6 = c0, c7 = c0, c8 = c0, c9 = c0, c10 = c0, c11 = c0;
+  const float* b = t.b;
+  for (int64_t k = 0, ak = 0; k < t.kb; ++k, ak += t.kStep, b += kNR) {
+    const __m256 b0 = _mm256_loadu_ps(b);
+    c0 = _mm256_fmadd_ps(_mm256_broadcast_ss(a0 + ak), b0, c0);
+    c1 = _mm256_fmadd_ps(_mm256_broadcast_ss(a1 + ak), b0, c1);
+    c2 = _mm256_fmadd_ps(_mm256_broadcast_ss(a2 + ak), b0, c2);
+    c3 = _mm256_fmadd_ps(_mm256_broadcast_ss(a3 + ak), b0, c3);
+    c4 = _mm256_fmadd_ps(_mm256_broadcast_ss(a4 + ak), b0, c4);
+    c5 = _mm256_fmadd_ps(_mm256_broadcast_ss(a5 + ak), b0, c5);
+    c6 = _mm256_fmadd_ps(_mm256_broadcast_ss(a6 + ak), b0, c6);
+    c7 = _mm256_fmadd_ps(_mm256_broadcast_ss(a7 + ak), b0, c7);
+    c8 = _mm256_fmadd_ps(_mm256_broadcast_ss(a8 + ak), b0, c8);
+    c9 = _mm256_fmadd_ps(_mm256_broadcast_ss(a9 + ak), b0, c9);
+    c10 = _mm256_fmadd_ps(_mm256_broadcast_ss(a10 + ak), b0, c10);
+    c11 = _mm256_fmadd_ps(_mm256_broadcast_ss(a11 + ak), b0, c11);
+  }
+  const __m256 out[12] = {c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11};
+  for (int r = 0; r < t.rows; ++r) {
+    float* c = t.c + r * t.ldc;
+    _mm256_storeu_ps(c, t.accumulate ? _mm256_add_ps(out[r], _mm256_loadu_ps(c)) : out[r]);
+  }
+}
+
+// 12 x 16 in twelve 16-wide accumulators (32 registers leave room for a taller tile).
+__attribute__((target("avx512f,avx512vl,fma"))) void tileAvx512(const Tile& t) {
+  constexpr int MR = 12;
+  __m512 acc[MR];
+  const float* a[MR];
+#pragma GCC unroll 12
+  for (int r = 0; r < MR; ++r) {
+    acc[r] = _mm512_setzero_ps();
+    a[r] = t.a + std::min(r, t.rows - 1) * t.rowStride;
+  }
+  const float* b = t.b;
+  for (int64_t k = 0, ak = 0; k < t.kb; ++k, ak += t.kStep, b += kNR) {
+    const __m512 b0 = _mm512_loadu_ps(b);
+#pragma GCC unroll 12
+    for (int r = 0; r < MR; ++r) acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(a[r][ak]), b0, acc[r]);
+  }
+#pragma GCC unroll 12
+  for (int r = 0; r < MR; ++r) {
+    if (r >= t.rows) break;
+    float* c = t.c + r * t.ldc;
+    _mm512_storeu_ps(c, t.accumulate ? _mm512_add_ps(acc[r], _mm512_loadu_ps(c)) : acc[r]);
+  }
+}
+#endif
+
+KernelSet chooseKernels() {
+#ifdef TESSERA_GEMM_X86
+  switch (cpuIsa()) {
+    case CpuIsa::kAvx512: return {tileAvx512, 12, tileAvx2Narrow, 12};
+    case CpuIsa::kAvx2: return {tileAvx2, 6, tileAvx2Narrow, 12};
+    case CpuIsa::kGeneric: break;
+  }
+#endif
+  return {tilePortable, 4, nullptr, 0};
+}
+
+const KernelSet& kernels() {
+  static const KernelSet k = chooseKernels();
   return k;
 }
 
-// Packs rows [m0, m0+mb) x columns [k0, k0+kb) of A into MR-row panels, zero-padding the
-// last panel: packed[(p*kb + k)*MR + r] = A(m0 + p*MR + r, k0 + k).
-void packA(const GemmArgs& g, int64_t m0, int64_t mb, int64_t k0, int64_t kb, int mr, float* packed) {
-  for (int64_t p = 0; p * mr < mb; ++p) {
-    float* dst = packed + p * kb * mr;
-    for (int r = 0; r < mr; ++r) {
-      const int64_t m = m0 + p * mr + r;
-      if (p * mr + r >= mb) {
-        for (int64_t k = 0; k < kb; ++k) dst[k * mr + r] = 0.f;
-      } else if (!g.transA) {
-        const float* src = g.A + m * g.lda + k0;
-        for (int64_t k = 0; k < kb; ++k) dst[k * mr + r] = src[k];
-      } else {
-        const float* src = g.A + k0 * g.lda + m;
-        for (int64_t k = 0; k < kb; ++k) dst[k * mr + r] = src[k * g.lda];
-      }
-    }
+// Runs `kernel` on rows [m, m+rows) x `cols` columns of panel `bPanel`; a partial tile (or
+// alpha != 1) goes through a scratch tile so the kernel may write whole widths.
+void runTile(TileKernel kernel, int width, const GemmArgs& g, const float* a, int64_t rowStride, int64_t kStep,
+             int rows, int fullRows, const float* bPanel, int64_t kb, int64_t m, int64_t n, int cols,
+             bool accumulate) {
+  float* c = g.C + m * g.ldc + n;
+  if (rows == fullRows && cols == width && g.alpha == 1.f) {
+    kernel(Tile{a, rowStride, kStep, rows, bPanel, kb, c, g.ldc, accumulate});
+    return;
   }
-}
-
-void storeTile(const GemmArgs& g, const float* tile, int64_t m, int64_t n, int rows, int cols,
-               bool accumulate) {
+  alignas(64) float tile[kMaxMR * kNR];
+  kernel(Tile{a, rowStride, kStep, rows, bPanel, kb, tile, kNR, false});
   for (int r = 0; r < rows; ++r) {
-    float* c = g.C + (m + r) * g.ldc + n;
-    const float* t = tile + r * kNR;
+    float* dst = c + r * g.ldc;
+    const float* src = tile + r * kNR;
     if (accumulate) {
-      for (int j = 0; j < cols; ++j) c[j] += g.alpha * t[j];
+      for (int j = 0; j < cols; ++j) dst[j] += g.alpha * src[j];
     } else {
-      for (int j = 0; j < cols; ++j) c[j] = g.alpha * t[j];
+      for (int j = 0; j < cols; ++j) dst[j] = g.alpha * src[j];
     }
   }
 }
@@ -153,29 +218,30 @@ void gemmPackB(int64_t K, int64_t N, const float* B, int64_t ldb, bool transB, f
 
 void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBegin, int64_t nEnd) {
   if (mBegin >= mEnd || nBegin >= nEnd) return;
-  const KernelChoice& kc = kernel();
-  const int mr = kc.mr;
   if (g.K == 0) {  // empty sum: C = 0 (or unchanged when accumulating)
     if (!g.accumulate)
       for (int64_t m = mBegin; m < mEnd; ++m)
         std::fill(g.C + m * g.ldc + nBegin, g.C + m * g.ldc + nEnd, 0.f);
     return;
   }
-  alignas(64) float packedA[kMC * kKC];
-  alignas(64) float tile[kMaxMR * kNR];
+  const KernelSet& ks = kernels();
+  // A(m, k) = a[m * rowStride + k * kStep].
+  const int64_t rowStride = g.transA ? 1 : g.lda, kStep = g.transA ? g.lda : 1;
   for (int64_t k0 = 0; k0 < g.K; k0 += kKC) {
     const int64_t kb = std::min(kKC, g.K - k0);
     const bool accumulate = g.accumulate || k0 > 0;
     for (int64_t m0 = mBegin; m0 < mEnd; m0 += kMC) {
       const int64_t mb = std::min(kMC, mEnd - m0);
-      packA(g, m0, mb, k0, kb, mr, packedA);
       for (int64_t n0 = nBegin; n0 < nEnd; n0 += kNR) {
         const int cols = static_cast<int>(std::min<int64_t>(kNR, nEnd - n0));
         const float* bPanel = g.packedB + (n0 / kNR) * g.K * kNR + k0 * kNR;
-        for (int64_t p = 0; p * mr < mb; ++p) {
-          const int rows = static_cast<int>(std::min<int64_t>(mr, mb - p * mr));
-          kc.fn(kb, packedA + p * kb * mr, bPanel, tile);
-          storeTile(g, tile, m0 + p * mr, n0, rows, cols, accumulate);
+        const bool narrow = ks.narrow && cols <= 8;
+        const TileKernel kernel = narrow ? ks.narrow : ks.full;
+        const int mr = narrow ? ks.narrowMR : ks.mr;
+        for (int64_t m = m0; m < m0 + mb; m += mr) {
+          const int rows = static_cast<int>(std::min<int64_t>(mr, m0 + mb - m));
+          runTile(kernel, narrow ? 8 : kNR, g, g.A + m * rowStride + k0 * kStep, rowStride, kStep, rows, mr,
+                  bPanel, kb, m, n0, cols, accumulate);
         }
       }
     }
@@ -184,7 +250,7 @@ void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBe
 
 void gemmPacked(ThreadPool& pool, const GemmArgs& g) {
   const int threads = pool.threads();
-  const int mr = kernel().mr;
+  const int mr = kernels().mr;
   const int64_t work = g.M * g.N * std::max<int64_t>(g.K, 1);
   if (threads <= 1 || work < (int64_t(1) << 18)) {
     gemmPackedTile(g, 0, g.M, 0, g.N);

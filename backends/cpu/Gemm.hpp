@@ -1,9 +1,8 @@
 // Single-precision row-major GEMM shared by Conv, ConvTranspose, Gemm and MatMul.
 //
 // B (K x N) is packed once into column panels of gemmPanelWidth() columns (weights: at
-// resize time); A is packed per cache block inside the call. The inner kernel is chosen at
-// run time (AVX2+FMA where the CPU has it, a portable vectorisable one otherwise), so the
-// packed-B format depends on the machine but never changes within a process.
+// resize time); A is read where it lies. The inner kernels follow the instruction set of
+// cpuIsa() (AVX-512, AVX2+FMA or portable), chosen once per process.
 #pragma once
 #include <cstdint>
 
