@@ -274,6 +274,13 @@ TEST(ConvTransposeOp, Sweep) {
   runConvTransposeCase({2, 13, 3, 3}, 7, 1, {{4, 4}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, {0, 0}, true, 402);
   runConvTransposeCase({2, 5, 9}, 3, 1, {{3}, {3}, {1}, {1}, {0}}, {2}, true, 403);
   runConvTransposeCase({1, 2, 3, 4, 3}, 3, 2, {{2, 3, 2}, {2, 1, 2}, {1, 1, 1}, {0, 1, 0}, {0, 1, 1}}, {1, 0, 0}, true, 404);
+  // kernel <= stride (no two taps meet: the CPU's tiled path): 4-channel blocks, groups that
+  // start mid-block, one output channel, dilation, pads and output_padding (outputs only the
+  // bias reaches).
+  runConvTransposeCase({2, 24, 5, 7}, 24, 1, {{2, 2}, {2, 2}, {1, 1}, {0, 0}, {0, 0}}, {0, 0}, true, 405);
+  runConvTransposeCase({1, 6, 4, 5}, 6, 2, {{2, 3}, {3, 3}, {1, 1}, {1, 0}, {0, 1}}, {1, 0}, true, 406);
+  runConvTransposeCase({2, 9, 5, 6}, 1, 1, {{2, 2}, {2, 2}, {1, 1}, {0, 0}, {0, 0}}, {0, 0}, true, 407);
+  runConvTransposeCase({1, 6, 3, 4}, 4, 2, {{2, 2}, {2, 3}, {1, 2}, {0, 1}, {1, 0}}, {1, 2}, false, 408);
 }
 
 TEST(ConvTransposeOp, OutputShapeAndAutoPad) {

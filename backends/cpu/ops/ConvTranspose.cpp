@@ -4,6 +4,9 @@
 // ([input positions x C/group] times the group's packed weights), then every output channel
 // gathers its contributions: y(m, p*stride - pad + tap*dilation) += col[p][m*taps + tap].
 // The col2im step is split over output channels, so no two threads write the same value.
+// When no two taps of any two input positions meet (kernel <= stride, the 2x2 stride-2
+// upsampling of segmentation heads), tiles of input positions run in parallel instead, each
+// writing its product straight into y with no column buffer (see runDisjoint).
 // 4-D tensors run on NC4HW4, other ranks on NCHW.
 #include <algorithm>
 #include <vector>
@@ -16,6 +19,8 @@
 
 namespace tessera {
 namespace {
+
+constexpr int64_t kTileRows = 96;  // input positions per task of the disjoint path
 
 class CpuConvTranspose final : public Execution {
  public:
@@ -34,14 +39,21 @@ class CpuConvTranspose final : public Execution {
     taps_ = geometry_.kernelCount();
     inPositions_ = geometry_.inputCount();
     colWidth_ = shape_.outPerGroup() * taps_;
+    disjoint_ = true;
+    for (int d = 0; d < 3; ++d)
+      disjoint_ = disjoint_ && (geometry_.kernel[d] - 1) * geometry_.dilation[d] < geometry_.stride[d];
     packedWeights_.assign(gemmPackedBSize(shape_.inPerGroup(), colWidth_) * shape_.group, 0.f);
     weightsPacked_ = false;
     if (inputs[1]->isConstant() && inputs[1]->data()) {
       packWeights(inputs[1]->data<float>());
       weightsPacked_ = true;
     }
-    gathered_.assign(inPositions_ * shape_.inPerGroup(), 0.f);
-    col_.assign(inPositions_ * colWidth_, 0.f);
+    if (disjoint_) {
+      planDisjoint();
+    } else {
+      gathered_.assign(inPositions_ * shape_.inPerGroup(), 0.f);
+      col_.assign(inPositions_ * colWidth_, 0.f);
+    }
     return Status::ok();
   }
 
@@ -55,6 +67,11 @@ class CpuConvTranspose final : public Execution {
     const float* bias = inputs.size() > 2 && inputs[2] ? inputs[2]->data<float>() : nullptr;
     float* y = outputs[0]->data<float>();
     ThreadPool& pool = cpuPool(*this);
+    if (disjoint_) {
+      runDisjoint(x, bias, y);
+      zeroPaddingLanes(y, yAddr_);
+      return Status::ok();
+    }
     const int64_t inPerGroup = shape_.inPerGroup(), outPerGroup = shape_.outPerGroup();
     for (int64_t n = 0; n < shape_.batch; ++n) {
       for (int64_t g = 0; g < shape_.group; ++g) {
@@ -86,13 +103,136 @@ class CpuConvTranspose final : public Execution {
   }
 
  private:
-  // B of group g: [C/group x (M/group * taps)], rows of W as they are.
+  // B of group g: [C/group x (M/group * taps)], rows of W as they are; on the disjoint path
+  // the columns are reordered (tap, m), so 4 adjacent columns are one NC4HW4 output pixel.
   void packWeights(const float* w) {
-    const int64_t inPerGroup = shape_.inPerGroup();
+    const int64_t inPerGroup = shape_.inPerGroup(), outPerGroup = shape_.outPerGroup();
     const int64_t groupPacked = gemmPackedBSize(inPerGroup, colWidth_);
-    for (int64_t g = 0; g < shape_.group; ++g)
-      gemmPackB(inPerGroup, colWidth_, w + g * inPerGroup * colWidth_, colWidth_, false,
-                packedWeights_.data() + g * groupPacked);
+    std::vector<float> reordered(disjoint_ ? inPerGroup * colWidth_ : 0);
+    for (int64_t g = 0; g < shape_.group; ++g) {
+      const float* wg = w + g * inPerGroup * colWidth_;
+      if (disjoint_) {
+        for (int64_t c = 0; c < inPerGroup; ++c)
+          for (int64_t m = 0; m < outPerGroup; ++m)
+            for (int64_t t = 0; t < taps_; ++t)
+              reordered[c * colWidth_ + t * outPerGroup + m] = wg[(c * outPerGroup + m) * taps_ + t];
+        wg = reordered.data();
+      }
+      gemmPackB(inPerGroup, colWidth_, wg, colWidth_, false, packedWeights_.data() + g * groupPacked);
+    }
+  }
+
+  // Tiles, scratch and the output offset of every (input position, tap) pair (-1 when the
+  // pair falls outside y), for the disjoint path.
+  void planDisjoint() {
+    const WindowGeometry& w = geometry_;
+    const int threads = cpuPool(*this).threads();
+    tileRows_ = std::min<int64_t>(kTileRows, std::max<int64_t>(inPositions_, 1));
+    while (tileRows_ > 24 && shape_.batch * shape_.group * tiles() < 4 * threads) tileRows_ /= 2;
+    tasks_ = shape_.batch * shape_.group * tiles();
+    workers_ = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, tasks_)));
+    scratchPerWorker_ = tileRows_ * (shape_.inPerGroup() + colWidth_);
+    scratch_.assign(scratchPerWorker_ * workers_, 0.f);
+    // Along each axis, output index of (input index i, kernel index k), -1 outside; an output
+    // index that no pair reaches holds only the bias.
+    covered_ = true;
+    std::vector<std::vector<int64_t>> axisOut(3);
+    for (int d = 0; d < 3; ++d) {
+      std::vector<bool> reached(w.output[d], false);
+      axisOut[d].assign(w.input[d] * w.kernel[d], -1);
+      for (int64_t i = 0; i < w.input[d]; ++i)
+        for (int64_t k = 0; k < w.kernel[d]; ++k) {
+          const int64_t o = i * w.stride[d] - w.padBegin[d] + k * w.dilation[d];
+          if (o < 0 || o >= w.output[d]) continue;
+          axisOut[d][i * w.kernel[d] + k] = o;
+          reached[o] = true;
+        }
+      for (bool r : reached) covered_ = covered_ && r;
+    }
+    target_.assign(inPositions_ * taps_, -1);
+    for (int64_t p = 0; p < inPositions_; ++p) {
+      const int64_t iw = p % w.input[2], ih = (p / w.input[2]) % w.input[1], id = p / (w.input[2] * w.input[1]);
+      int64_t t = 0;
+      for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
+        for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
+          for (int64_t kw = 0; kw < w.kernel[2]; ++kw, ++t) {
+            const int64_t od = axisOut[0][id * w.kernel[0] + kd], oh = axisOut[1][ih * w.kernel[1] + kh];
+            const int64_t ow = axisOut[2][iw * w.kernel[2] + kw];
+            if (od >= 0 && oh >= 0 && ow >= 0)
+              target_[p * taps_ + t] = ((od * w.output[1] + oh) * w.output[2] + ow) * yAddr_.spatialStride;
+          }
+    }
+  }
+
+  int64_t tiles() const { return (inPositions_ + tileRows_ - 1) / tileRows_; }
+
+  void runDisjoint(const float* x, const float* bias, float* y) {
+    ThreadPool& pool = cpuPool(*this);
+    if (!covered_) {  // outputs no tap reaches hold the bias
+      pool.parallelFor(shape_.batch * shape_.outChannels, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+          const int64_t n = i / shape_.outChannels, oc = i % shape_.outChannels;
+          float* dst = y + n * yAddr_.batchStride + yAddr_.channel(oc);
+          const float b = bias ? bias[oc] : 0.f;
+          for (int64_t q = 0; q < yAddr_.spatial; ++q) dst[q * yAddr_.spatialStride] = b;
+        }
+      }, 1);
+    }
+    const int workers = workers_;
+    pool.parallelFor(workers, [&](int64_t begin, int64_t end) {
+      for (int64_t wk = begin; wk < end; ++wk)
+        for (int64_t t = wk; t < tasks_; t += workers) runDisjointTile(t, x, bias, y, wk);
+    }, 1);
+  }
+
+  // One tile of input positions of one (batch, group): gather x, one GEMM, write each
+  // product value (plus bias) to the one output it belongs to.
+  void runDisjointTile(int64_t task, const float* x, const float* bias, float* y, int64_t worker) {
+    const int64_t tile = task % tiles(), g = (task / tiles()) % shape_.group, n = task / (tiles() * shape_.group);
+    const int64_t p0 = tile * tileRows_, rows = std::min(tileRows_, inPositions_ - p0);
+    const int64_t inPerGroup = shape_.inPerGroup(), outPerGroup = shape_.outPerGroup();
+    float* a = scratch_.data() + worker * scratchPerWorker_;
+    float* product = a + tileRows_ * inPerGroup;
+    const float* xb = x + n * xAddr_.batchStride;
+    // Whole input blocks are one 4-float copy per position.
+    const int64_t c0 = g * inPerGroup;
+    const int64_t blockChannels = xAddr_.packed && c0 % kChannelPack == 0 ? inPerGroup / kChannelPack * kChannelPack : 0;
+    for (int64_t c = 0; c < blockChannels; c += kChannelPack) {
+      const float* src = xb + xAddr_.channel(c0 + c) + p0 * kChannelPack;
+      for (int64_t r = 0; r < rows; ++r) storeFloat4(a + r * inPerGroup + c, loadFloat4(src + r * kChannelPack));
+    }
+    for (int64_t c = blockChannels; c < inPerGroup; ++c) {
+      const float* src = xb + xAddr_.channel(c0 + c) + p0 * xAddr_.spatialStride;
+      for (int64_t r = 0; r < rows; ++r) a[r * inPerGroup + c] = src[r * xAddr_.spatialStride];
+    }
+    GemmArgs args;
+    args.M = rows;
+    args.N = colWidth_;
+    args.K = inPerGroup;
+    args.A = a;
+    args.lda = inPerGroup;
+    args.packedB = packedWeights_.data() + g * gemmPackedBSize(inPerGroup, colWidth_);
+    args.C = product;
+    args.ldc = colWidth_;
+    gemmPackedTile(args, 0, rows, 0, colWidth_);
+
+    float* yb = y + n * yAddr_.batchStride;
+    const int64_t oc0 = g * outPerGroup;
+    // Whole 4-channel blocks as vectors when the group's channels start on a block.
+    const int64_t vectorChannels = yAddr_.packed && oc0 % kChannelPack == 0 ? outPerGroup / kChannelPack * kChannelPack : 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t* target = target_.data() + (p0 + r) * taps_;
+      for (int64_t t = 0; t < taps_; ++t) {
+        if (target[t] < 0) continue;
+        const float* v = product + r * colWidth_ + t * outPerGroup;
+        for (int64_t m = 0; m < vectorChannels; m += kChannelPack) {
+          const Float4 b = bias ? loadFloat4(bias + oc0 + m) : splatFloat4(0.f);
+          storeFloat4(yb + yAddr_.channel(oc0 + m) + target[t], loadFloat4(v + m) + b);
+        }
+        for (int64_t m = vectorChannels; m < outPerGroup; ++m)
+          yb[yAddr_.channel(oc0 + m) + target[t]] = v[m] + (bias ? bias[oc0 + m] : 0.f);
+      }
+    }
   }
 
   // Output channel `oc` (column block m of col) of one batch: bias, then every contribution.
@@ -129,6 +269,12 @@ class CpuConvTranspose final : public Execution {
   ChannelAddressing xAddr_, yAddr_;
   int64_t taps_ = 1, inPositions_ = 0, colWidth_ = 0;
   bool weightsPacked_ = false;
+  bool disjoint_ = false;  // no two (input position, tap) pairs reach the same output
+  bool covered_ = true;    // every output is reached by some pair (else it starts at the bias)
+  int64_t tileRows_ = kTileRows, tasks_ = 0, scratchPerWorker_ = 0;
+  int workers_ = 1;
+  std::vector<int64_t> target_;  // [input position][tap]: offset in y (spatial part), -1 outside
+  std::vector<float> scratch_;
   std::vector<float> packedWeights_;
   std::vector<float> gathered_;
   std::vector<float> col_;
