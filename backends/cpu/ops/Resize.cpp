@@ -2,7 +2,9 @@
 // output index, up to 4 (source index, weight) taps. Here they become element offsets of
 // the actual layout (offsets split additively over axes in NCHW and NC4HW4 alike), and each
 // output row combines the taps of its outer axes once, then walks the innermost axis.
-// 4-D f32 tensors run on NC4HW4, other ranks on NCHW.
+// 4-D f32 tensors run on NC4HW4, other ranks on NCHW. On NC4HW4 with batch and channels
+// unscaled (the usual case), the four channels of a block share every tap, so each output
+// pixel is one 4-wide sum (one 4-float copy for nearest).
 #include <algorithm>
 #include <vector>
 
@@ -58,6 +60,11 @@ class CpuResize final : public Execution {
     if (!tablesReady_) TESSERA_RETURN_IF_ERROR(buildTables(inputs, *outputs[0]));
     const float* x = inputs[0]->data<float>();
     float* y = outputs[0]->data<float>();
+    if (blockwise_) {
+      runBlockwise(x, y, outputs[0]->shape());
+      zeroPaddingLanes(y, yAddr_);
+      return Status::ok();
+    }
     const Shape& outShape = outputs[0]->shape();
     const int rank = static_cast<int>(outShape.size());
     int64_t rows = 1;
@@ -118,6 +125,72 @@ class CpuResize final : public Execution {
     return i >= 0 && static_cast<size_t>(i) < inputs.size() ? inputs[i] : nullptr;
   }
 
+  // NC4HW4, batch and channel axes unscaled: rows are (n, channel block, outer spatial
+  // indices), every tap a 4-lane load at lane 0 of its pixel.
+  void runBlockwise(const float* x, float* y, const Shape& outShape) {
+    const int rank = static_cast<int>(outShape.size());
+    const int64_t blocks = channelBlocks(outShape[1]);
+    int64_t outer = 1;
+    for (int d = 2; d + 1 < rank; ++d) outer *= outShape[d];
+    const AxisTable& inner = tables_[rank - 1];
+    const int64_t innerCount = outShape[rank - 1];
+    const Float4 extrapolation = splatFloat4(params_.extrapolationValue);
+    cpuPool(*this).parallelFor(outShape[0] * blocks * outer, [&](int64_t begin, int64_t end) {
+      Tap combos[kMaxOuterTaps];
+      for (int64_t row = begin; row < end; ++row) {
+        const int64_t plane = row / outer;  // n * blocks + block
+        const int64_t n = plane / blocks, block = plane % blocks;
+        int c = 1;
+        combos[0] = {n * xAddr_.batchStride + block * xAddr_.spatial * kChannelPack, 1.f};
+        int64_t yRow = n * yAddr_.batchStride + block * yAddr_.spatial * kChannelPack;
+        bool outside = false;
+        int64_t rest = row % outer;
+        for (int d = rank - 2; d >= 2; --d) {
+          const int64_t o = rest % outShape[d];
+          rest /= outShape[d];
+          const AxisTable& t = tables_[d];
+          yRow += t.outOffset[o];
+          const int count = t.count[o];
+          if (count < 0) { outside = true; continue; }
+          for (int i = c - 1; i >= 0; --i)
+            for (int k = count - 1; k >= 0; --k) {
+              const Tap tap = t.taps[o * 4 + k];
+              combos[i * count + k] = {combos[i].offset + tap.offset, combos[i].weight * tap.weight};
+            }
+          c *= count;
+        }
+        for (int64_t j = 0; j < innerCount; ++j) {
+          float* dst = y + yRow + inner.outOffset[j];
+          const int count = inner.count[j];
+          if (outside || count < 0) { storeFloat4(dst, extrapolation); continue; }
+          const Tap* taps = inner.taps.data() + j * 4;
+          if (c == 1 && count == 1 && taps[0].weight == 1.f) {  // nearest
+            storeFloat4(dst, loadFloat4(x + combos[0].offset + taps[0].offset));
+            continue;
+          }
+          Float4 sum = splatFloat4(0.f);
+          for (int i = 0; i < c; ++i) {
+            const float* src = x + combos[i].offset;
+            Float4 part = splatFloat4(0.f);
+            for (int k = 0; k < count; ++k) part += splatFloat4(taps[k].weight) * loadFloat4(src + taps[k].offset);
+            sum += splatFloat4(combos[i].weight) * part;
+          }
+          storeFloat4(dst, sum);
+        }
+      }
+    }, 4);
+  }
+
+  // Axis d maps every output index to the same input index with weight 1.
+  bool unscaled(int d, int64_t extent) const {
+    const AxisTable& t = tables_[d];
+    if (static_cast<int64_t>(t.count.size()) != extent) return false;
+    for (int64_t o = 0; o < extent; ++o)
+      if (t.count[o] != 1 || t.taps[o * 4].weight != 1.f || t.taps[o * 4].offset != axisOffsetOf(d, o)) return false;
+    return true;
+  }
+  int64_t axisOffsetOf(int d, int64_t v) const { return d == 0 ? v * xAddr_.batchStride : xAddr_.channel(v); }
+
   Status buildTables(const Tensors& inputs, const Tensor& y) {
     ResizeGeometry g;
     TESSERA_RETURN_IF_ERROR(resolveResize(params_, inputs[0]->shape(), input(inputs, params_.roiInput),
@@ -139,6 +212,7 @@ class CpuResize final : public Execution {
         t.outOffset[o] = axisOffset(y.shape(), yAddr_, d, static_cast<int64_t>(o));
       }
     }
+    blockwise_ = xAddr_.packed && yAddr_.packed && xs.size() >= 3 && unscaled(0, xs[0]) && unscaled(1, xs[1]);
     return Status::ok();
   }
 
@@ -146,6 +220,7 @@ class CpuResize final : public Execution {
   ChannelAddressing xAddr_, yAddr_;
   std::vector<AxisTable> tables_;
   bool tablesReady_ = false;
+  bool blockwise_ = false;
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {
