@@ -235,6 +235,9 @@ TEST(Binary, BroadcastsPerChannelOnPackedLayout) {
   gb.output(g);
   gb.output(gb.op1("Mul", {c, g}));
   gb.output(gb.op1("Div", {c, g}));
+  const Tensor bias = randomTensor({1, 6, 1, 1}, 53);
+  gb.output(gb.op1("Sub", {g, c}));                          // per-channel input first
+  gb.output(gb.op1("Sub", {gb.constant("bias", bias), c}));  // [1, C, 1, 1] against batch 3
   std::shared_ptr<Graph> graph;
   ASSERT_TRUE(gb.build(&graph).isOk());
   std::unique_ptr<Session> s;
@@ -248,8 +251,12 @@ TEST(Binary, BroadcastsPerChannelOnPackedLayout) {
               1e-5, 1e-6, "packed Mul");
   expectClose(outs[graph->outputs[3].name], toType(reference({conv, pooled}, std::divides<double>()), DataType::kF32),
               1e-4, 1e-5, "packed Div");
-  // x is packed and the four outputs unpacked: none around Mul or Div.
-  EXPECT_EQ(s->report().conversions.size(), 5u) << s->report().toString();
+  expectClose(outs[graph->outputs[4].name], toType(reference({pooled, conv}, std::minus<double>()), DataType::kF32),
+              1e-5, 1e-6, "packed Sub, per-channel first");
+  expectClose(outs[graph->outputs[5].name], toType(reference({bias, conv}, std::minus<double>()), DataType::kF32),
+              1e-5, 1e-6, "packed Sub, unbatched per-channel constant");
+  // x and the constant bias are packed and the six outputs unpacked: none around Mul, Div or Sub.
+  EXPECT_EQ(s->report().conversions.size(), 8u) << s->report().toString();
 }
 
 TEST(Binary, RejectsShapesThatDoNotBroadcast) {

@@ -5,7 +5,10 @@
 // Layout: when every input has the same shape and layout, or all but one input are single
 // elements, the op runs on the physical buffer as it is (NC4HW4 included, padding lanes
 // computed and ignored), like Unary, so packed graphs need no conversions around it. On
-// NC4HW4 it also broadcasts across batch and spatial axes (see runsPacked).
+// NC4HW4 it also broadcasts across batch and spatial axes (see runsPacked); the commonest such
+// case, a full tensor with a per-channel one ([N or 1, C, 1, 1]: biases, squeeze-excite
+// scales), has its own loop (perChannel_), since the generic plan would walk it in spans of 4.
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -135,6 +138,20 @@ class CpuBinary final : public Execution {
       }
     }
     if (inputs.size() == 1 && !plans_.empty()) return Status::internal("unexpected plan");
+    perChannel_ = -1;
+    if (y.layout() == Layout::kNC4HW4 && inputs.size() == 2) {
+      for (int small = 0; small < 2; ++small) {
+        const Shape& s = inputs[small]->shape();
+        bool channelOnly = inputs[1 - small]->shape() == y.shape() && s.size() == y.rank() &&
+                           s.size() >= 2 && s[1] == y.shape()[1] && (s[0] == 1 || s[0] == y.shape()[0]);
+        for (size_t d = 2; d < s.size(); ++d) channelOnly = channelOnly && s[d] == 1;
+        if (channelOnly && inputs[small]->elementCount() > 1) {
+          perChannel_ = small;
+          smallBatched_ = s[0] != 1;
+          break;
+        }
+      }
+    }
     return Status::ok();
   }
 
@@ -187,11 +204,46 @@ class CpuBinary final : public Execution {
     auto op = [](T a, T b) { return E::store(applyBinary<K, C>(E::load(a), E::load(b))); };
     ThreadPool& pool = cpuPool(*this);
     T* out = y.data<T>();
+    if (perChannel_ == 0) {
+      runPerChannel<T, true>(pool, inputs[1]->data<T>(), inputs[0]->data<T>(), y, op);
+      return;
+    }
+    if (perChannel_ == 1) {
+      runPerChannel<T, false>(pool, inputs[0]->data<T>(), inputs[1]->data<T>(), y, op);
+      return;
+    }
     runBinaryPlan(pool, plans_[0], inputs[0]->data<T>(), inputs[1]->data<T>(), out, op);
     for (size_t k = 2; k < inputs.size(); ++k) {
       runBinaryPlan(pool, plans_[k - 1], static_cast<const T*>(out), inputs[k]->data<T>(), out,
                     op);
     }
+  }
+
+  // y = op(full, small) (or op(small, full) when SmallFirst) on NC4HW4, small [N or 1, C, 1..]:
+  // each channel block's 4 values repeat along the plane, so a 16-long copy of the pattern
+  // lets the compiler vectorise the loop.
+  template <typename T, bool SmallFirst, typename Op>
+  void runPerChannel(ThreadPool& pool, const T* full, const T* small, Tensor& y, Op op) {
+    const Shape& s = y.shape();
+    const int64_t blocks = (s[1] + 3) / 4;
+    int64_t spatial = 1;
+    for (size_t d = 2; d < s.size(); ++d) spatial *= s[d];
+    const int64_t planeSize = spatial * 4;
+    T* out = y.data<T>();
+    pool.parallelFor(s[0] * blocks * planeSize, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end;) {
+        const int64_t plane = i / planeSize, planeEnd = std::min(end, (plane + 1) * planeSize);
+        const int64_t n = plane / blocks, block = plane % blocks;
+        const T* v = small + ((smallBatched_ ? n * blocks : 0) + block) * 4;
+        T pattern[16];
+        for (int k = 0; k < 16; ++k) pattern[k] = v[k & 3];
+        auto one = [&](int64_t j, T b) { out[j] = SmallFirst ? op(b, full[j]) : op(full[j], b); };
+        for (; i < planeEnd && (i & 15); ++i) one(i, pattern[i & 15]);
+        for (; i + 16 <= planeEnd; i += 16)
+          for (int k = 0; k < 16; ++k) one(i + k, pattern[k]);
+        for (; i < planeEnd; ++i) one(i, pattern[i & 15]);
+      }
+    }, kElementwiseGrain);
   }
 
   // Mean is only defined for float types.
@@ -213,6 +265,8 @@ class CpuBinary final : public Execution {
 
   BinaryKind kind_;
   std::vector<BroadcastPlan> plans_;  // plans_[k-1] folds input k into the running result
+  int perChannel_ = -1;                // the per-channel input of a packed 2-input op, or -1
+  bool smallBatched_ = false;          // that input has the batch axis (else [1, C, 1, ...])
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs,
