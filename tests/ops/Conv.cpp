@@ -157,9 +157,13 @@ TEST(ConvOp, Conv2DSweep) {
   const Window strided = {{3, 2}, {2, 3}, {1, 1}, {1, 0}, {2, 1}};
   const Window dilated = {{3, 3}, {1, 2}, {2, 1}, {2, 0}, {1, 2}};
   uint32_t seed = 1;
-  for (int64_t c : {1, 3, 5, 13})
+  for (int64_t c : {1, 3, 4, 5, 8, 13})
     for (const Window& w : {k3, k1, strided, dilated}) runConvCase({{1, c, 7, 9}, 5, 1, w, true}, seed++);
   runConvCase({{3, 5, 11, 6}, 13, 1, k3, false}, seed++);
+  // Whole channel blocks per group (the CPU copies window rows of KW pixels): dilation along
+  // H only, and groups of two blocks.
+  runConvCase({{1, 8, 9, 10}, 6, 1, {{3, 3}, {1, 1}, {2, 1}, {2, 1}, {2, 1}}, true}, seed++);
+  runConvCase({{2, 16, 7, 8}, 10, 2, {{3, 2}, {2, 1}, {1, 1}, {1, 0}, {1, 1}}, true}, seed++);
   runConvCase({{2, 20, 9, 9}, 37, 1, k3, true}, seed++);  // K > one GEMM chunk of rows
   runConvCase({{1, 6, 5, 7}, 9, 3, k3, true}, seed++);    // grouped
   runConvCase({{2, 8, 6, 5}, 4, 2, strided, false}, seed++);

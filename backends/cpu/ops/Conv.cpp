@@ -41,10 +41,19 @@ class CpuConv final : public Execution {
     K_ = shape_.inPerGroup() * taps_;
     positions_ = geometry_.outputCount();
 
-    // NC4HW4 input whose groups start on a channel block: im2col copies up to 4 channels at
-    // a time, so K is ordered (tap, channel); otherwise (channel, tap), the order of W itself.
-    tapMajor_ = xAddr_.packed && (shape_.group == 1 || shape_.inPerGroup() % kChannelPack == 0);
-    reordered_.assign(tapMajor_ ? shape_.outPerGroup() * K_ : 0, 0.f);
+    // K order, which im2col and the packed weights share. NC4HW4 input whose groups hold
+    // whole channel blocks, no dilation along W: a window row of one block is KW adjacent
+    // pixels, one copy of KW*4 floats, so K is (kd, kh, block, kw, lane). Groups that start
+    // on a block but end mid-block: (tap, channel), up to 4 channels per copy. Otherwise
+    // (channel, tap), the order of W itself.
+    const bool wholeBlocks = shape_.inPerGroup() % kChannelPack == 0;
+    order_ = KOrder::kChannelTap;
+    if (xAddr_.packed && wholeBlocks && geometry_.dilation[2] == 1) {
+      order_ = KOrder::kRowBlock;
+    } else if (xAddr_.packed && (shape_.group == 1 || wholeBlocks)) {
+      order_ = KOrder::kTapChannel;
+    }
+    reordered_.assign(order_ != KOrder::kChannelTap ? shape_.outPerGroup() * K_ : 0, 0.f);
     const int64_t groupPacked = gemmPackedBSize(K_, shape_.outPerGroup());
     packedWeights_.assign(groupPacked * shape_.group, 0.f);
     weightsPacked_ = false;
@@ -97,17 +106,27 @@ class CpuConv final : public Execution {
  private:
   int64_t tilesPerGroup(int64_t rows) const { return (positions_ + rows - 1) / rows; }
 
-  // B of group g: element (k, m) = W[g*M/group + m][c][tap] with k = c*taps + tap (W^T as
-  // it is) or, tap-major, k = tap*C/group + c (W reordered first).
+  // Position in K of (channel c of the group, tap t) under order_.
+  int64_t kIndex(int64_t c, int64_t t) const {
+    const int64_t inPerGroup = shape_.inPerGroup();
+    if (order_ == KOrder::kChannelTap) return c * taps_ + t;
+    if (order_ == KOrder::kTapChannel) return t * inPerGroup + c;
+    const int64_t kw = t % geometry_.kernel[2], row = t / geometry_.kernel[2];  // row = kd*KH + kh
+    return ((row * (inPerGroup / kChannelPack) + c / kChannelPack) * geometry_.kernel[2] + kw) * kChannelPack +
+           c % kChannelPack;
+  }
+
+  // B of group g: element (k, m) = W[g*M/group + m][c][tap] with k = kIndex(c, tap) (W is
+  // reordered first unless K is in its own order).
   void packWeights(const float* w) {
     const int64_t outPerGroup = shape_.outPerGroup(), inPerGroup = shape_.inPerGroup();
     const int64_t groupPacked = gemmPackedBSize(K_, outPerGroup);
     for (int64_t g = 0; g < shape_.group; ++g) {
       const float* wg = w + g * outPerGroup * K_;
-      if (tapMajor_) {
+      if (order_ != KOrder::kChannelTap) {
         for (int64_t m = 0; m < outPerGroup; ++m)
           for (int64_t c = 0; c < inPerGroup; ++c)
-            for (int64_t t = 0; t < taps_; ++t) reordered_[m * K_ + t * inPerGroup + c] = wg[(m * inPerGroup + c) * taps_ + t];
+            for (int64_t t = 0; t < taps_; ++t) reordered_[m * K_ + kIndex(c, t)] = wg[(m * inPerGroup + c) * taps_ + t];
         wg = reordered_.data();
       }
       gemmPackB(K_, outPerGroup, wg, K_, true, packedWeights_.data() + g * groupPacked);
@@ -162,8 +181,8 @@ class CpuConv final : public Execution {
     }
   }
 
-  // col[r][k] = x(channel g*C/group + c, window tap of output position p0 + r) with k = c*taps + tap
-  // (or tap*C/group + c when tap-major), zero where the tap falls into padding.
+  // col[r][kIndex(c, tap)] = x(channel g*C/group + c, window tap of output position p0 + r),
+  // zero where the tap falls into padding.
   void im2col(const float* x, int64_t g, int64_t p0, int64_t rows, float* col, int64_t* tapOffset) const {
     const WindowGeometry& w = geometry_;
     const int64_t ss = xAddr_.spatialStride;
@@ -206,7 +225,32 @@ class CpuConv final : public Execution {
   // One row of col from the tap offsets of its output position.
   void gather(const float* x, int64_t g, const int64_t* tapOffset, float* dst) const {
     const int64_t inPerGroup = shape_.inPerGroup();
-    if (tapMajor_) {
+    if (order_ == KOrder::kRowBlock) {
+      const float* src = x + xChannel_[g * inPerGroup];
+      const int64_t blockStride = xAddr_.spatial * kChannelPack, blocks = inPerGroup / kChannelPack;
+      const int64_t KW = geometry_.kernel[2], rows = taps_ / KW, run = KW * kChannelPack;
+      for (int64_t row = 0; row < rows; ++row) {
+        const int64_t* offsets = tapOffset + row * KW;
+        bool whole = true;  // every tap of this window row inside: KW adjacent pixels
+        for (int64_t kw = 0; kw < KW; ++kw) whole = whole && offsets[kw] >= 0;
+        const float* s = src;
+        for (int64_t b = 0; b < blocks; ++b, s += blockStride, dst += run) {
+          if (whole) {
+            std::memcpy(dst, s + offsets[0], sizeof(float) * run);
+            continue;
+          }
+          for (int64_t kw = 0; kw < KW; ++kw) {
+            if (offsets[kw] < 0) {
+              std::memset(dst + kw * kChannelPack, 0, sizeof(float) * kChannelPack);
+            } else {
+              std::memcpy(dst + kw * kChannelPack, s + offsets[kw], sizeof(float) * kChannelPack);
+            }
+          }
+        }
+      }
+      return;
+    }
+    if (order_ == KOrder::kTapChannel) {
       const float* src = x + xChannel_[g * inPerGroup];
       const int64_t blockStride = xAddr_.spatial * kChannelPack;
       const int64_t whole = inPerGroup / kChannelPack * kChannelPack;
@@ -239,8 +283,9 @@ class CpuConv final : public Execution {
   int64_t tileRows_ = kTileRows, tasks_ = 0, scratchPerWorker_ = 0;
   int workers_ = 1;
   bool weightsPacked_ = false;
-  bool tapMajor_ = false;
-  std::vector<float> reordered_;  // W in tap-major order, for packing
+  enum class KOrder { kChannelTap, kTapChannel, kRowBlock };
+  KOrder order_ = KOrder::kChannelTap;
+  std::vector<float> reordered_;  // W in K order, for packing
   std::vector<float> packedWeights_;
   std::vector<float> scratch_;
   std::vector<int64_t> tapOffsets_;
