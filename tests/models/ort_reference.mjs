@@ -4,7 +4,9 @@
 //   node ort_reference.mjs run MODEL.onnx --input NAME=FILE.npy... --output-dir DIR
 //       writes DIR/<output name>.npy for every model output
 //   node ort_reference.mjs bench MODEL.onnx (--input NAME=FILE.npy | --shape NAME=1x3x48x192)...
-//       [--runs 20] [--warmup 3] [--json]
+//       [--shape-cycle NAME=1x3x48x320,1x3x48x96,...] [--runs 20] [--warmup 3] [--json]
+//   --shape-cycle: input NAME takes the next shape on every run, in turn, in one session (as
+//   `tessera bench --shape-cycle`); warm-up goes through the list once; compare mean_ms.
 //       median/min/max latency of session.run in ms
 //
 // Common options: --threads N (intra-op threads, default 2), --ort-dir DIR (where
@@ -23,7 +25,7 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const args = { command: argv[0], model: argv[1], inputs: [], shapes: [], threads: 2,
+  const args = { command: argv[0], model: argv[1], inputs: [], shapes: [], cycle: null, threads: 2,
                  runs: 20, warmup: 3, json: false, outputDir: null,
                  ortDir: process.env.TESSERA_ORT_DIR || path.join(repoRoot, 'third_party', 'ort') };
   if (!['run', 'bench'].includes(args.command) || !args.model) {
@@ -43,6 +45,7 @@ function parseArgs(argv) {
     switch (flag) {
       case '--input': args.inputs.push(pair(value())); break;
       case '--shape': args.shapes.push(pair(value())); break;
+      case '--shape-cycle': args.cycle = pair(value()); break;
       case '--output-dir': args.outputDir = value(); break;
       case '--threads': args.threads = Number(value()); break;
       case '--runs': args.runs = Number(value()); break;
@@ -146,6 +149,7 @@ async function main() {
     executionProviders: ['cpu'], intraOpNumThreads: args.threads, interOpNumThreads: 1,
     executionMode: 'sequential', graphOptimizationLevel: 'all',
   });
+  if (args.cycle) args.shapes.push([args.cycle[0], args.cycle[1].split(',')[0]]);
   const feeds = buildFeeds(ort, session, args);
 
   if (args.command === 'run') {
@@ -160,18 +164,29 @@ async function main() {
     return;
   }
 
-  for (let i = 0; i < args.warmup; i++) await session.run(feeds);
+  // One feed set per --shape-cycle shape (or just the one), made before timing.
+  const feedSets = [feeds];
+  if (args.cycle) {
+    feedSets.length = 0;
+    for (const shape of args.cycle[1].split(',')) {
+      feedSets.push({ ...feeds, [args.cycle[0]]: uniformTensor(ort, shape.split('x').map(Number)) });
+    }
+  }
+  const warmup = args.cycle ? Math.max(args.warmup, feedSets.length) : args.warmup;
+  for (let i = 0; i < warmup; i++) await session.run(feedSets[i % feedSets.length]);
   const times = [];
   for (let i = 0; i < args.runs; i++) {
+    const f = feedSets[i % feedSets.length];
     const t0 = process.hrtime.bigint();
-    await session.run(feeds);
+    await session.run(f);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
   times.sort((a, b) => a - b);
   const mid = times.length >> 1;
   const median = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
-  const report = { median_ms: median, min_ms: times[0], max_ms: times[times.length - 1],
-                   runs: args.runs, warmup: args.warmup, threads: args.threads,
+  const report = { median_ms: median, mean_ms: mean, min_ms: times[0], max_ms: times[times.length - 1],
+                   runs: args.runs, warmup, threads: args.threads,
                    backend: 'onnxruntime-cpu', version: ort.env.versions?.common ?? 'unknown' };
   if (args.json) {
     process.stdout.write(JSON.stringify(report) + '\n');

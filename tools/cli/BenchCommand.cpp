@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
+#include <vector>
 
 #include "tessera/OnnxImporter.hpp"
 #include "tessera/Session.hpp"
@@ -17,12 +18,15 @@ namespace cli {
 const char* const kBenchHelp =
     "usage: tessera bench MODEL.onnx [--backend cpu|opencl|vulkan|auto] [--precision fp32|fp16]\n"
     "                    [--threads N] [--shape NAME=1x3x224x224]... [--runs N] [--warmup N]\n"
-    "                    [--json] [--profile] [--plan]\n"
+    "                    [--shape-cycle NAME=1x3x48x320,1x3x48x96,...] [--json] [--profile] [--plan]\n"
     "\n"
     "Times the model on random inputs (floats uniform in [-1, 1), integers 0). Inputs with\n"
     "dynamic dimensions need --shape. Prints median/min/max/mean latency in ms; --json prints\n"
     "one JSON object instead; --profile adds per-step times of the last run; --plan prints\n"
     "the placement plan (node -> backend, inserted copies/conversions, memory plan).\n"
+    "--shape-cycle gives input NAME a new shape on every run, in turn (one Session: how an\n"
+    "OCR recogniser sees text lines of every width); the warm-up runs go through the list\n"
+    "once more, and the mean per run is the figure to compare.\n"
     "Defaults: --backend cpu, --precision fp32, --threads <hardware threads>, --runs 10,\n"
     "--warmup 3.\n";
 
@@ -32,6 +36,8 @@ struct BenchOptions {
   SessionChoice choice;
   std::string model;
   std::map<std::string, Shape> shapes;
+  std::string cycleInput;          // --shape-cycle NAME
+  std::vector<Shape> cycleShapes;  // its shapes, one per run in turn
   int runs = 10;
   int warmup = 3;
   bool json = false;
@@ -56,6 +62,20 @@ BenchOptions parseBenchOptions(ArgReader& args) {
         throw UsageError("--shape expects NAME=1x3x224x224, not '" + v + "'");
       }
       o.shapes[v.substr(0, eq)] = s;
+    } else if (args.option("--shape-cycle", &v)) {
+      const size_t eq = v.find('=');
+      if (eq == std::string::npos || eq == 0) throw UsageError("--shape-cycle expects NAME=DIMS,DIMS,..., not '" + v + "'");
+      o.cycleInput = v.substr(0, eq);
+      std::string list = v.substr(eq + 1);
+      for (size_t start = 0; start <= list.size();) {
+        const size_t comma = std::min(list.find(',', start), list.size());
+        Shape s;
+        if (!parseShape(list.substr(start, comma - start), &s))
+          throw UsageError("--shape-cycle: '" + list.substr(start, comma - start) + "' is not a shape like 1x3x48x320");
+        o.cycleShapes.push_back(s);
+        start = comma + 1;
+      }
+      o.shapes[o.cycleInput] = o.cycleShapes.front();
     } else if (args.flag("--json")) {
       o.json = true;
     } else if (args.flag("--plan")) {
@@ -154,17 +174,23 @@ int benchCommand(ArgReader& args) {
   std::unique_ptr<Session> session;
   check(Session::create(graph, o.choice.sessionOptions(), &session));
   check(session->resize(shapes));  // first: it refuses shapes past the limits before inputs are made
-  std::map<std::string, Tensor> inputs;
-  uint32_t seed = 1;
-  for (const ValueInfo& v : graph->inputs) {
-    const DataType dtype = v.dtype == DataType::kUnknown ? DataType::kF32 : v.dtype;
-    inputs[v.name] = randomInput(dtype, shapes.at(v.name), seed++);
+  // One input set per shape of --shape-cycle (just one without it), made before timing.
+  std::vector<std::map<std::string, Tensor>> inputSets(std::max<size_t>(1, o.cycleShapes.size()));
+  for (size_t k = 0; k < inputSets.size(); ++k) {
+    uint32_t seed = 1;
+    for (const ValueInfo& v : graph->inputs) {
+      const DataType dtype = v.dtype == DataType::kUnknown ? DataType::kF32 : v.dtype;
+      const Shape& shape = v.name == o.cycleInput ? o.cycleShapes[k] : shapes.at(v.name);
+      inputSets[k][v.name] = randomInput(dtype, shape, seed++);
+    }
   }
   std::map<std::string, Tensor> outputs;
-  for (int i = 0; i < o.warmup; ++i) check(session->run(inputs, &outputs));
+  const int warmup = o.cycleShapes.empty() ? o.warmup : std::max<int>(o.warmup, static_cast<int>(inputSets.size()));
+  for (int i = 0; i < warmup; ++i) check(session->run(inputSets[i % inputSets.size()], &outputs));
   check(session->setProfiling(o.profile));
   std::vector<double> times;
   for (int i = 0; i < o.runs; ++i) {
+    const auto& inputs = inputSets[i % inputSets.size()];
     const auto start = std::chrono::steady_clock::now();
     check(session->run(inputs, &outputs));
     times.push_back(msSince(start));
@@ -211,7 +237,7 @@ int benchCommand(ArgReader& args) {
               backendTypeName(backend), device.c_str(), precisionName(o.choice.precision),
               o.choice.threads);
   std::printf("%d runs (%d warm-up): median %.3f ms, min %.3f ms, max %.3f ms, mean %.3f ms\n",
-              o.runs, o.warmup, median, sorted.front(), sorted.back(), mean);
+              o.runs, warmup, median, sorted.front(), sorted.back(), mean);
   const PlacementReport& r = session->report();
   if (o.plan) std::printf("%s", r.toString().c_str());
   else
