@@ -31,6 +31,7 @@ struct Tile {
   int64_t rowStride, kStep;
   int rows;
   const float* b;
+  const float* b2;  // the next panel, for the 24-wide kernel (its first 8 columns)
   int64_t kb;
   float* c;
   int64_t ldc;
@@ -43,6 +44,8 @@ struct KernelSet {
   int mr;
   TileKernel narrow;  // narrowMR x 8, for a last panel with at most 8 real columns (or null)
   int narrowMR;
+  TileKernel wide;    // wideMR x 24: a full panel and the first 8 columns of the next (or null)
+  int wideMR;
 };
 
 // Portable kernel: fixed trip counts let the compiler unroll and vectorise it.
@@ -150,17 +153,56 @@ __attribute__((target("avx512f,avx512vl,fma"))) void tileAvx512(const Tile& t) {
     _mm512_storeu_ps(c, t.accumulate ? _mm512_add_ps(acc[r], _mm512_loadu_ps(c)) : acc[r]);
   }
 }
+
+// 8 x 24 (a 16-lane and an 8-lane accumulator per row) for N's last 17..24 columns: one
+// pass over A serves both panels, where a 16-wide and an 8-wide pass read it twice.
+__attribute__((target("avx512f,avx512vl,fma"))) void tileAvx512Wide(const Tile& t) {
+  // Named accumulators: GCC spilled arrays of them on every step.
+  const float *a0 = TESSERA_ROW(0), *a1 = TESSERA_ROW(1), *a2 = TESSERA_ROW(2), *a3 = TESSERA_ROW(3);
+  const float *a4 = TESSERA_ROW(4), *a5 = TESSERA_ROW(5), *a6 = TESSERA_ROW(6), *a7 = TESSERA_ROW(7);
+  __m512 l0 = _mm512_setzero_ps(), l1 = l0, l2 = l0, l3 = l0, l4 = l0, l5 = l0, l6 = l0, l7 = l0;
+  __m256 h0 = _mm256_setzero_ps(), h1 = h0, h2 = h0, h3 = h0, h4 = h0, h5 = h0, h6 = h0, h7 = h0;
+  const float* b = t.b;
+  const float* b2 = t.b2;
+  for (int64_t k = 0, ak = 0; k < t.kb; ++k, ak += t.kStep, b += kNR, b2 += kNR) {
+    const __m512 b0 = _mm512_loadu_ps(b);
+    const __m256 b1 = _mm256_loadu_ps(b2);
+    l0 = _mm512_fmadd_ps(_mm512_set1_ps(a0[ak]), b0, l0);
+    h0 = _mm256_fmadd_ps(_mm256_broadcast_ss(a0 + ak), b1, h0);
+    l1 = _mm512_fmadd_ps(_mm512_set1_ps(a1[ak]), b0, l1);
+    h1 = _mm256_fmadd_ps(_mm256_broadcast_ss(a1 + ak), b1, h1);
+    l2 = _mm512_fmadd_ps(_mm512_set1_ps(a2[ak]), b0, l2);
+    h2 = _mm256_fmadd_ps(_mm256_broadcast_ss(a2 + ak), b1, h2);
+    l3 = _mm512_fmadd_ps(_mm512_set1_ps(a3[ak]), b0, l3);
+    h3 = _mm256_fmadd_ps(_mm256_broadcast_ss(a3 + ak), b1, h3);
+    l4 = _mm512_fmadd_ps(_mm512_set1_ps(a4[ak]), b0, l4);
+    h4 = _mm256_fmadd_ps(_mm256_broadcast_ss(a4 + ak), b1, h4);
+    l5 = _mm512_fmadd_ps(_mm512_set1_ps(a5[ak]), b0, l5);
+    h5 = _mm256_fmadd_ps(_mm256_broadcast_ss(a5 + ak), b1, h5);
+    l6 = _mm512_fmadd_ps(_mm512_set1_ps(a6[ak]), b0, l6);
+    h6 = _mm256_fmadd_ps(_mm256_broadcast_ss(a6 + ak), b1, h6);
+    l7 = _mm512_fmadd_ps(_mm512_set1_ps(a7[ak]), b0, l7);
+    h7 = _mm256_fmadd_ps(_mm256_broadcast_ss(a7 + ak), b1, h7);
+  }
+  const __m512 lo[8] = {l0, l1, l2, l3, l4, l5, l6, l7};
+  const __m256 hi[8] = {h0, h1, h2, h3, h4, h5, h6, h7};
+  for (int r = 0; r < t.rows; ++r) {
+    float* c = t.c + r * t.ldc;
+    _mm512_storeu_ps(c, t.accumulate ? _mm512_add_ps(lo[r], _mm512_loadu_ps(c)) : lo[r]);
+    _mm256_storeu_ps(c + kNR, t.accumulate ? _mm256_add_ps(hi[r], _mm256_loadu_ps(c + kNR)) : hi[r]);
+  }
+}
 #endif
 
 KernelSet chooseKernels() {
 #ifdef TESSERA_GEMM_X86
   switch (cpuIsa()) {
-    case CpuIsa::kAvx512: return {tileAvx512, 12, tileAvx2Narrow, 12};
-    case CpuIsa::kAvx2: return {tileAvx2, 6, tileAvx2Narrow, 12};
+    case CpuIsa::kAvx512: return {tileAvx512, 12, tileAvx2Narrow, 12, tileAvx512Wide, 8};
+    case CpuIsa::kAvx2: return {tileAvx2, 6, tileAvx2Narrow, 12, nullptr, 0};
     case CpuIsa::kGeneric: break;
   }
 #endif
-  return {tilePortable, 4, nullptr, 0};
+  return {tilePortable, 4, nullptr, 0, nullptr, 0};
 }
 
 const KernelSet& kernels() {
@@ -174,15 +216,17 @@ void runTile(TileKernel kernel, int width, const GemmArgs& g, const float* a, in
              int rows, int fullRows, const float* bPanel, int64_t kb, int64_t m, int64_t n, int cols,
              bool accumulate) {
   float* c = g.C + m * g.ldc + n;
+  const float* bNext = width > kNR ? bPanel + g.K * kNR : nullptr;  // the 24-wide kernel's second panel
   if (rows == fullRows && cols == width && g.alpha == 1.f) {
-    kernel(Tile{a, rowStride, kStep, rows, bPanel, kb, c, g.ldc, accumulate});
+    kernel(Tile{a, rowStride, kStep, rows, bPanel, bNext, kb, c, g.ldc, accumulate});
     return;
   }
-  alignas(64) float tile[kMaxMR * kNR];
-  kernel(Tile{a, rowStride, kStep, rows, bPanel, kb, tile, kNR, false});
+  constexpr int kScratchWidth = kNR + 8;
+  alignas(64) float tile[kMaxMR * kScratchWidth];
+  kernel(Tile{a, rowStride, kStep, rows, bPanel, bNext, kb, tile, kScratchWidth, false});
   for (int r = 0; r < rows; ++r) {
     float* dst = c + r * g.ldc;
-    const float* src = tile + r * kNR;
+    const float* src = tile + r * kScratchWidth;
     if (accumulate) {
       for (int j = 0; j < cols; ++j) dst[j] += g.alpha * src[j];
     } else {
@@ -232,17 +276,23 @@ void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBe
     const bool accumulate = g.accumulate || k0 > 0;
     for (int64_t m0 = mBegin; m0 < mEnd; m0 += kMC) {
       const int64_t mb = std::min(kMC, mEnd - m0);
-      for (int64_t n0 = nBegin; n0 < nEnd; n0 += kNR) {
-        const int cols = static_cast<int>(std::min<int64_t>(kNR, nEnd - n0));
+      for (int64_t n0 = nBegin; n0 < nEnd;) {
+        const int64_t left = nEnd - n0;
+        // The last 17..24 columns in one pass where there is a kernel for it; a last panel
+        // with at most 8 columns in a narrow pass; otherwise whole panels.
+        const bool wide = ks.wide && left > kNR && left <= kNR + 8;
+        const bool narrow = !wide && ks.narrow && left <= 8;
+        const int width = wide ? kNR + 8 : (narrow ? 8 : kNR);
+        const int cols = static_cast<int>(std::min<int64_t>(wide ? left : kNR, left));
+        const TileKernel kernel = wide ? ks.wide : (narrow ? ks.narrow : ks.full);
+        const int mr = wide ? ks.wideMR : (narrow ? ks.narrowMR : ks.mr);
         const float* bPanel = g.packedB + (n0 / kNR) * g.K * kNR + k0 * kNR;
-        const bool narrow = ks.narrow && cols <= 8;
-        const TileKernel kernel = narrow ? ks.narrow : ks.full;
-        const int mr = narrow ? ks.narrowMR : ks.mr;
         for (int64_t m = m0; m < m0 + mb; m += mr) {
           const int rows = static_cast<int>(std::min<int64_t>(mr, m0 + mb - m));
-          runTile(kernel, narrow ? 8 : kNR, g, g.A + m * rowStride + k0 * kStep, rowStride, kStep, rows, mr,
-                  bPanel, kb, m, n0, cols, accumulate);
+          runTile(kernel, width, g, g.A + m * rowStride + k0 * kStep, rowStride, kStep, rows, mr, bPanel, kb, m,
+                  n0, cols, accumulate);
         }
+        n0 += wide ? left : kNR;
       }
     }
   }

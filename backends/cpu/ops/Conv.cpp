@@ -235,8 +235,9 @@ class CpuConv final : public Execution {
         for (int64_t kw = 0; kw < KW; ++kw) whole = whole && offsets[kw] >= 0;
         const float* s = src;
         for (int64_t b = 0; b < blocks; ++b, s += blockStride, dst += run) {
-          if (whole) {
-            std::memcpy(dst, s + offsets[0], sizeof(float) * run);
+          if (whole) {  // inline 4-float copies: a libc memcpy call per run cost 20% of a 3x3 conv
+            const float* from = s + offsets[0];
+            for (int64_t i = 0; i < run; i += kChannelPack) storeFloat4(dst + i, loadFloat4(from + i));
             continue;
           }
           for (int64_t kw = 0; kw < KW; ++kw) {
