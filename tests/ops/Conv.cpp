@@ -177,6 +177,8 @@ TEST(ConvOp, Depthwise) {
   for (int64_t c : {3, 5, 13})
     for (const Window& w : {k3, s2, k5}) runConvCase({{2, c, 9, 11}, c, c, w, true}, seed++);
   runConvCase({{1, 3, 6, 5}, 6, 3, k3, true}, seed++);  // channel multiplier 2: grouped path
+  // Rows wide enough for the CPU's 16-outputs-at-a-time interior kernel, and its tail.
+  for (const Window& w : {k3, k5}) runConvCase({{2, 6, 5, 41}, 6, 6, w, true}, seed++);
 }
 
 TEST(ConvOp, Conv1DAnd3D) {

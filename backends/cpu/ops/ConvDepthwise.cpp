@@ -6,7 +6,13 @@
 #include <algorithm>
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TESSERA_DEPTHWISE_X86 1
+#endif
+
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
 #include "backends/cpu/NC4HW4.hpp"
 #include "ops/Conv.hpp"
@@ -18,6 +24,59 @@ bool isDepthwiseConv2D(const ConvShape& c) {
 }
 
 namespace {
+
+// One output row's interior stretch for stride 1 on NC4HW4: window rows `rows` (input row
+// pointers at output column 0, null for rows in the padding), taps `wBlock` [KH][KW][4].
+struct InteriorRow {
+  const float* const* rows;
+  const float* wBlock;
+  const float* bias;
+  int64_t KH, KW, dw;
+  float* y;
+  int64_t ow0, count;  // outputs [ow0, ow0 + count), a multiple of 4
+};
+
+#ifdef TESSERA_DEPTHWISE_X86
+// Four adjacent pixels of a block are 16 contiguous floats, so one 512-bit multiply-add does
+// four outputs (the tap's 4 weights repeated); four accumulators for 16 outputs at a time.
+__attribute__((target("avx512f,fma"))) void interiorRowAvx512(const InteriorRow& r) {
+  const __m512 bias = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(r.bias));
+  const int64_t end = r.ow0 + r.count;
+  int64_t ow = r.ow0;
+  for (; ow + 16 <= end; ow += 16) {
+    __m512 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+    for (int64_t kh = 0; kh < r.KH; ++kh) {
+      if (!r.rows[kh]) continue;
+      const float* xr = r.rows[kh] + ow * 4;
+      const float* wr = r.wBlock + kh * r.KW * 4;
+      for (int64_t kw = 0; kw < r.KW; ++kw) {
+        const __m512 w = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(wr + kw * 4));
+        const float* xp = xr + kw * r.dw * 4;
+        a0 = _mm512_fmadd_ps(_mm512_loadu_ps(xp), w, a0);
+        a1 = _mm512_fmadd_ps(_mm512_loadu_ps(xp + 16), w, a1);
+        a2 = _mm512_fmadd_ps(_mm512_loadu_ps(xp + 32), w, a2);
+        a3 = _mm512_fmadd_ps(_mm512_loadu_ps(xp + 48), w, a3);
+      }
+    }
+    float* y = r.y + ow * 4;
+    _mm512_storeu_ps(y, a0);
+    _mm512_storeu_ps(y + 16, a1);
+    _mm512_storeu_ps(y + 32, a2);
+    _mm512_storeu_ps(y + 48, a3);
+  }
+  for (; ow + 4 <= end; ow += 4) {
+    __m512 a = bias;
+    for (int64_t kh = 0; kh < r.KH; ++kh) {
+      if (!r.rows[kh]) continue;
+      const float* xr = r.rows[kh] + ow * 4;
+      const float* wr = r.wBlock + kh * r.KW * 4;
+      for (int64_t kw = 0; kw < r.KW; ++kw)
+        a = _mm512_fmadd_ps(_mm512_loadu_ps(xr + kw * r.dw * 4), _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(wr + kw * 4)), a);
+    }
+    _mm512_storeu_ps(r.y + ow * 4, a);
+  }
+}
+#endif
 
 class CpuDepthwiseConv final : public Execution {
  public:
@@ -147,7 +206,24 @@ class CpuDepthwiseConv final : public Execution {
     const int64_t KH = g.kernel[0], KW = g.kernel[1];
     const int64_t sw = g.stride[1], dw = g.dilation[1], pw = g.padBegin[1];
     const Float4 b = loadFloat4(bias);
+    int64_t vectorEnd = owLo;  // [owLo, vectorEnd) done by the wide kernel
+#ifdef TESSERA_DEPTHWISE_X86
+    if (sw == 1 && wide_ && owHi - owLo >= 4 && KH <= kMaxWideKH) {
+      const float* rows[kMaxWideKH];
+      for (int64_t kh = 0; kh < KH; ++kh) {
+        const int64_t ih = oh * g.stride[0] - g.padBegin[0] + kh * g.dilation[0];
+        rows[kh] = ih < 0 || ih >= H ? nullptr : x + (ih * W - pw) * L;
+      }
+      const int64_t count = (owHi - owLo) / 4 * 4;
+      interiorRowAvx512(InteriorRow{rows, wBlock, bias, KH, KW, dw, y, owLo, count});
+      vectorEnd = owLo + count;
+    }
+#endif
     for (int64_t ow = 0; ow < OW; ++ow) {
+      if (ow == owLo && vectorEnd > owLo) {
+        ow = vectorEnd - 1;
+        continue;
+      }
       if (ow >= owLo && ow + 4 <= owHi) {
         // Four interior outputs at once: independent accumulators hide the add latency.
         Float4 a0 = b, a1 = b, a2 = b, a3 = b;
@@ -191,6 +267,8 @@ class CpuDepthwiseConv final : public Execution {
     }
   }
 
+  static constexpr int64_t kMaxWideKH = 16;
+  const bool wide_ = cpuIsa() == CpuIsa::kAvx512;  // the 512-bit interior kernel
   ConvParams params_;
   ConvShape shape_;
   int lanes_ = kChannelPack;
