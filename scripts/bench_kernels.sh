@@ -8,7 +8,7 @@
 #
 # Environment: TESSERA_BUILD_DIR (default: build), TESSERA_JOBS (default: 2),
 # TESSERA_BENCH_THREADS (default: 2; --threads=N wins), TESSERA_BENCH_MIN_TIME (seconds per
-# case, default: 0.5; the whole run takes about half a minute).
+# case, default: 0.5; the whole run takes about 10 s).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
