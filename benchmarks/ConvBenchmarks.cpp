@@ -1,0 +1,60 @@
+// The convolutions issue 9 names: GEMM-shaped ones (3x3, 1x1, ConvTranspose k2 s2), judged
+// by %peak; depthwise and a network's first conv (3 input channels), judged by their
+// bandwidth bound. All with bias; the convs padded by k/2 ("same" at stride 1).
+#include "KernelBench.hpp"
+
+namespace tessera {
+namespace bench {
+namespace {
+
+Attributes convAttrs(int64_t k, int64_t stride, int64_t pad, int64_t group = 1) {
+  Attributes a;
+  a.setInts("kernel_shape", {k, k});
+  a.setInts("strides", {stride, stride});
+  a.setInts("pads", {pad, pad, pad, pad});
+  a.setInt("group", group);
+  return a;
+}
+
+// A Conv with bias; output size from the usual formula.
+KernelCase conv(const std::string& name, int64_t cin, int64_t cout, int64_t hw, int64_t k,
+                int64_t stride, int64_t group, bool memoryBound) {
+  const int64_t pad = k / 2;
+  const int64_t out = (hw + 2 * pad - k) / stride + 1;
+  KernelCase c;
+  c.name = name;
+  c.opType = "Conv";
+  c.input = {1, cin, hw, hw};
+  c.output = {1, cout, out, out};
+  c.constants = {{cout, cin / group, k, k}, {cout}};
+  c.attrs = convAttrs(k, stride, pad, group);
+  c.flops = convFlops(1, cout, out, out, cin / group, k, k);
+  c.memoryBound = memoryBound;
+  return c;
+}
+
+// ConvTranspose k2 s2 (the detector's upsampling): weight [Cin, Cout, 2, 2]; each input pixel
+// times each weight once.
+KernelCase convTranspose(const std::string& name, int64_t cin, int64_t cout, int64_t hw) {
+  KernelCase c;
+  c.name = name;
+  c.opType = "ConvTranspose";
+  c.input = {1, cin, hw, hw};
+  c.output = {1, cout, 2 * hw, 2 * hw};
+  c.constants = {{cin, cout, 2, 2}, {cout}};
+  c.attrs = convAttrs(2, 2, 0);
+  c.flops = convFlops(1, cout, hw, hw, cin, 2, 2);
+  return c;
+}
+
+[[maybe_unused]] const bool registered =
+    addKernel(conv("Conv3x3/64to64/56x56", 64, 64, 56, 3, 1, 1, false)) &&
+    addKernel(conv("Conv1x1/256to256/28x28", 256, 256, 28, 1, 1, 1, false)) &&
+    addKernel(conv("ConvDepthwise3x3/s1/96ch/80x80", 96, 96, 80, 3, 1, 96, true)) &&
+    addKernel(conv("ConvDepthwise3x3/s2/96ch/80x80", 96, 96, 80, 3, 2, 96, true)) &&
+    addKernel(conv("ConvFirst3x3/s2/3to16/640x640", 3, 16, 640, 3, 2, 1, true)) &&
+    addKernel(convTranspose("ConvTranspose2x2/s2/96to24/80x80", 96, 24, 80));
+
+}  // namespace
+}  // namespace bench
+}  // namespace tessera

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Kernel micro-benchmarks (benchmarks/, Google Benchmark): builds tessera_kernel_bench if
+# needed, then runs every case on the CPU backend and prints one table: time of
+# Session::run, GFLOP/s, % of the machine's peak, the op's own step, and for the
+# memory-bound cases the bandwidth bound (docs/PERFORMANCE.md, "Kernel micro-benchmarks").
+#
+#   scripts/bench_kernels.sh [--threads=N] [Google Benchmark flags, e.g. --benchmark_filter=Conv1x1]
+#
+# Environment: TESSERA_BUILD_DIR (default: build), TESSERA_JOBS (default: 2),
+# TESSERA_BENCH_THREADS (default: 2; --threads=N wins), TESSERA_BENCH_MIN_TIME (seconds per
+# case, default: 0.5; the whole run takes about 10 s).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${TESSERA_BUILD_DIR:-$ROOT/build}"
+JOBS="${TESSERA_JOBS:-2}"
+MIN_TIME="${TESSERA_BENCH_MIN_TIME:-0.5}"
+
+if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+  cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+if ! grep -q '^TESSERA_BUILD_BENCHMARKS:BOOL=ON' "$BUILD_DIR/CMakeCache.txt"; then
+  echo "bench_kernels: $BUILD_DIR has TESSERA_BUILD_BENCHMARKS off (Google Benchmark missing?);" \
+       "install libbenchmark-dev and reconfigure with -DTESSERA_BUILD_BENCHMARKS=ON" >&2
+  exit 1
+fi
+if ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release' "$BUILD_DIR/CMakeCache.txt"; then
+  echo "bench_kernels: warning: $BUILD_DIR is not a Release build; timings will mislead" >&2
+fi
+cmake --build "$BUILD_DIR" -j "$JOBS" --target tessera_kernel_bench >&2
+exec "$BUILD_DIR/benchmarks/tessera_kernel_bench" --benchmark_min_time="$MIN_TIME" \
+  --benchmark_counters_tabular=true "$@"
