@@ -75,6 +75,32 @@ void CpuBackend::onClearBuffers() {
 
 void CpuBackend::onResizeBegin() { onClearBuffers(); }
 
+namespace {
+// A plan's arena and where its tensors lie in it; the tensors keep pointing into the arena,
+// which this state keeps alive.
+struct CpuPlanState final : Backend::PlanState {
+  MemoryPlanner planner;
+  std::vector<std::pair<Tensor*, MemoryPlanner::Block>> dynamicTensors;
+  std::shared_ptr<void> arena;
+};
+}  // namespace
+
+std::unique_ptr<Backend::PlanState> CpuBackend::onSavePlan() {
+  auto s = std::make_unique<CpuPlanState>();
+  s->planner = std::move(planner_);
+  s->dynamicTensors = std::move(dynamicTensors_);
+  s->arena = std::move(arena_);
+  onClearBuffers();
+  return s;
+}
+
+void CpuBackend::onRestorePlan(std::unique_ptr<PlanState> state) {
+  auto* s = static_cast<CpuPlanState*>(state.get());
+  planner_ = std::move(s->planner);
+  dynamicTensors_ = std::move(s->dynamicTensors);
+  arena_ = std::move(s->arena);
+}
+
 Status CpuBackend::onResizeEnd() {
   const size_t bytes = planner_.peakBytes();
   void* p = std::aligned_alloc(64, bytes / 64 * 64 + 64);

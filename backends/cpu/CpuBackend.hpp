@@ -26,6 +26,9 @@ class CpuBackend final : public Backend {
   void onResizeBegin() override;
   Status onResizeEnd() override;
   size_t plannedPeakBytes() const override { return planner_.peakBytes(); }
+  bool canSavePlans() const override { return true; }
+  std::unique_ptr<PlanState> onSavePlan() override;
+  void onRestorePlan(std::unique_ptr<PlanState> state) override;
 
   ThreadPool& pool() { return *pool_; }
 

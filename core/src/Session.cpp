@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <list>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -78,6 +79,24 @@ class DataTypeConversion final : public Execution {
   }
 };
 
+// A plan set aside (SessionOptions::planCacheSize): everything Session::Impl holds for one
+// plan, moved out whole, and each backend's per-plan state. Members are destroyed in
+// reverse order: steps (executions reference tensors) before tensors, backend memory last.
+struct SavedPlan {
+  std::vector<std::unique_ptr<Backend::PlanState>> backendStates;  // one per backend, in order
+  std::map<std::string, Shape> shapes;
+  std::map<std::string, Tensor> specialized;
+  std::map<std::string, Value> values;
+  std::vector<std::unique_ptr<Tensor>> tensors;
+  std::vector<Step> steps, constantSteps;
+  std::vector<Segment> segments, constantSegments;
+  std::map<std::string, Tensor*> inputTensors, outputTensors;
+  PlacementReport report;
+  uint64_t staticBytes = 0;
+
+  uint64_t bytes() const { return report.plannedPeakBytes + staticBytes; }
+};
+
 }  // namespace
 
 struct Session::Impl {
@@ -130,6 +149,14 @@ struct Session::Impl {
   uint64_t staticBytes = 0;  // of the plan being made: inputs, outputs, folded-step outputs
   uint64_t memoryLimit() const { return options.maxMemoryBytes ? options.maxMemoryBytes : physicalMemoryBytes(); }
   Status acquireStatic(Tensor* t);
+  // Plan cache: kept plans, most recently used first (the plan in use is not in the list).
+  std::list<std::unique_ptr<SavedPlan>> keptPlans;
+  Session::PlanCacheStats cacheStats;
+  bool canKeepPlans() const;
+  void keepCurrentPlan();
+  bool reuseKeptPlan(const std::map<std::string, Shape>& inputShapes, const std::map<std::string, Tensor>* feeds);
+  bool specializedValuesDiffer(const std::map<std::string, Tensor>& specializedValues,
+                               const std::map<std::string, Tensor>& feeds) const;
   std::vector<Segment> segmentsOf(std::vector<Step>& list, int firstIndex);
   Status runSteps(std::vector<Step>& list, const std::vector<Segment>& segs, bool timed);
 };
@@ -204,18 +231,102 @@ static Status guarded(const char* what, Fn&& fn) {
 
 Status Session::resize(const std::map<std::string, Shape>& inputShapes) {
   std::lock_guard<std::mutex> lock(impl_->callMutex);
-  impl_->specialized.clear();
   return guarded("planning the graph", [&] { return impl_->plan(inputShapes, nullptr); });
 }
 
-// Plans; when a node cannot be planned because a value it needs comes from graph inputs
-// (known only at run time), those inputs are specialized and planning starts again.
+Session::PlanCacheStats Session::planCache() const {
+  std::lock_guard<std::mutex> lock(impl_->callMutex);
+  PlanCacheStats s = impl_->cacheStats;
+  s.kept = static_cast<int>(impl_->keptPlans.size()) + (impl_->planned ? 1 : 0);
+  s.keptBytes = impl_->planned ? impl_->report.plannedPeakBytes + impl_->staticBytes : 0;
+  for (const auto& p : impl_->keptPlans) s.keptBytes += p->bytes();
+  return s;
+}
+
+// Plans (or reuses a kept plan for these shapes); when a node cannot be planned because a
+// value it needs comes from graph inputs (known only at run time), those inputs are
+// specialized on their values in `feeds` and planning starts again.
 Status Session::Impl::plan(const std::map<std::string, Shape>& inputShapes,
                            const std::map<std::string, Tensor>* feeds) {
+  keepCurrentPlan();
+  if (reuseKeptPlan(inputShapes, feeds)) return Status::ok();
+  specialized.clear();
+  ++cacheStats.plansMade;
   for (;;) {
     Status st = planOnce(inputShapes);
     if (st.isOk() || !feeds || !failedNode || !addSpecializations(*failedNode, *feeds)) return st;
   }
+}
+
+bool Session::Impl::canKeepPlans() const {
+  if (options.planCacheSize <= 1) return false;
+  for (const auto& b : backends)
+    if (!b->canSavePlans()) return false;
+  return true;
+}
+
+// Sets the plan in use aside, most recent first, dropping the least recently used past the
+// bound.
+void Session::Impl::keepCurrentPlan() {
+  if (!planned || !canKeepPlans()) return;
+  auto p = std::make_unique<SavedPlan>();
+  for (auto& b : backends) p->backendStates.push_back(b->onSavePlan());
+  p->shapes = std::move(plannedShapes);
+  p->specialized = std::move(specialized);
+  p->values = std::move(values);
+  p->tensors = std::move(tensors);
+  p->steps = std::move(steps);
+  p->constantSteps = std::move(constantSteps);
+  p->segments = std::move(segments);
+  p->constantSegments = std::move(constantSegments);
+  p->inputTensors = std::move(inputTensors);
+  p->outputTensors = std::move(outputTensors);
+  p->report = std::move(report);
+  p->staticBytes = staticBytes;
+  // Moved-from containers are valid but unspecified: make them empty.
+  plannedShapes.clear(), specialized.clear(), values.clear(), tensors.clear(), steps.clear();
+  constantSteps.clear(), segments.clear(), constantSegments.clear(), inputTensors.clear();
+  outputTensors.clear();
+  report = PlacementReport();
+  staticBytes = 0;
+  planned = false;
+  keptPlans.push_front(std::move(p));
+  while (keptPlans.size() > static_cast<size_t>(options.planCacheSize - 1)) keptPlans.pop_back();
+}
+
+// Makes the kept plan for `inputShapes` the plan in use, if there is one whose specialized
+// input values (if any) match `feeds`; a kept plan specialized on other values is dropped.
+bool Session::Impl::reuseKeptPlan(const std::map<std::string, Shape>& inputShapes,
+                                  const std::map<std::string, Tensor>* feeds) {
+  for (auto it = keptPlans.begin(); it != keptPlans.end(); ++it) {
+    SavedPlan& p = **it;
+    if (p.shapes != inputShapes) continue;
+    if (feeds && specializedValuesDiffer(p.specialized, *feeds)) {
+      keptPlans.erase(it);
+      return false;
+    }
+    for (size_t i = 0; i < backends.size(); ++i) {
+      backends[i]->onResizeBegin();  // drops nothing: the last plan was set aside
+      backends[i]->onRestorePlan(std::move(p.backendStates[i]));
+    }
+    plannedShapes = std::move(p.shapes);
+    specialized = std::move(p.specialized);
+    values = std::move(p.values);
+    tensors = std::move(p.tensors);
+    steps = std::move(p.steps);
+    constantSteps = std::move(p.constantSteps);
+    segments = std::move(p.segments);
+    constantSegments = std::move(p.constantSegments);
+    inputTensors = std::move(p.inputTensors);
+    outputTensors = std::move(p.outputTensors);
+    report = std::move(p.report);
+    staticBytes = p.staticBytes;
+    keptPlans.erase(it);
+    planned = true;
+    ++cacheStats.plansReused;
+    return true;
+  }
+  return false;
 }
 
 Status Session::Impl::planOnce(const std::map<std::string, Shape>& inputShapes) {
@@ -618,7 +729,12 @@ bool Session::Impl::addSpecializations(const Node& failed, const std::map<std::s
 }
 
 bool Session::Impl::specializedValuesChanged(const std::map<std::string, Tensor>& feeds) const {
-  for (const auto& kv : specialized) {
+  return specializedValuesDiffer(specialized, feeds);
+}
+
+bool Session::Impl::specializedValuesDiffer(const std::map<std::string, Tensor>& specializedValues,
+                                            const std::map<std::string, Tensor>& feeds) const {
+  for (const auto& kv : specializedValues) {
     const Tensor& now = feeds.at(kv.first);
     if (now.shape() != kv.second.shape() || now.dtype() != kv.second.dtype() ||
         std::memcmp(now.data(), kv.second.data(), kv.second.byteSize()) != 0)

@@ -216,6 +216,10 @@ int benchCommand(ArgReader& args) {
     const PlacementReport& r = session->report();
     std::printf(", \"planned_peak_bytes\": %zu, \"intermediate_bytes\": %zu", r.plannedPeakBytes,
                 r.intermediateBytes);
+    const Session::PlanCacheStats pc = session->planCache();
+    std::printf(", \"plans_made\": %lld, \"plans_reused\": %lld, \"plans_kept\": %d, \"plans_kept_bytes\": %llu",
+                static_cast<long long>(pc.plansMade), static_cast<long long>(pc.plansReused), pc.kept,
+                static_cast<unsigned long long>(pc.keptBytes));
     if (o.profile) {
       std::printf(", \"profile\": [");
       const auto steps = session->profile();
@@ -243,6 +247,9 @@ int benchCommand(ArgReader& args) {
   else
     std::printf("memory: planned peak %.2f MiB for %.2f MiB of intermediate tensors\n",
                 r.plannedPeakBytes / 1048576.0, r.intermediateBytes / 1048576.0);
+  const Session::PlanCacheStats pc = session->planCache();
+  std::printf("plans: %lld made, %lld reused; %d kept, holding %.2f MiB\n", static_cast<long long>(pc.plansMade),
+              static_cast<long long>(pc.plansReused), pc.kept, pc.keptBytes / 1048576.0);
   if (o.profile) printProfile(session->profile());
   return 0;
 }

@@ -142,7 +142,7 @@ class CpuBinary final : public Execution {
     if (y.layout() == Layout::kNC4HW4 && inputs.size() == 2) {
       for (int small = 0; small < 2; ++small) {
         const Shape& s = inputs[small]->shape();
-        bool channelOnly = inputs[1 - small]->shape() == y.shape() && s.size() == y.rank() &&
+        bool channelOnly = inputs[1 - small]->shape() == y.shape() && static_cast<int>(s.size()) == y.rank() &&
                            s.size() >= 2 && s[1] == y.shape()[1] && (s[0] == 1 || s[0] == y.shape()[0]);
         for (size_t d = 2; d < s.size(); ++d) channelOnly = channelOnly && s[d] == 1;
         if (channelOnly && inputs[small]->elementCount() > 1) {

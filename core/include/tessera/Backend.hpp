@@ -150,6 +150,19 @@ class Backend {
   // Bytes of DYNAMIC memory the last plan needs at its peak.
   virtual size_t plannedPeakBytes() const { return 0; }
 
+  // Plan caching (SessionOptions::planCacheSize): a backend that can set its per-plan state
+  // (memory arenas, recorded commands) aside says so; the Session then takes that state
+  // with onSavePlan after a plan was made, keeps it with the plan, and gives it back with
+  // onRestorePlan when the same input shapes come again, instead of planning anew. After
+  // onSavePlan the backend holds no plan (as after onResizeBegin); a saved state it never
+  // gets back is destroyed with the cache entry and must free what it holds.
+  struct PlanState {
+    virtual ~PlanState() = default;
+  };
+  virtual bool canSavePlans() const { return false; }
+  virtual std::unique_ptr<PlanState> onSavePlan() { return nullptr; }
+  virtual void onRestorePlan(std::unique_ptr<PlanState> state) { (void)state; }
+
  private:
   BackendType type_;
 };

@@ -26,6 +26,12 @@ struct SessionOptions {
   // not be able to exhaust the machine).
   int64_t maxTensorElements = int64_t(1) << 31;  // any single tensor
   uint64_t maxMemoryBytes = 0;  // all tensors of a plan together; 0: the machine's physical memory
+  // Plans kept per input-shape set, the one in use included (least recently used dropped
+  // first): a shape seen before runs its plan again, with nothing re-planned, instead of
+  // being planned anew. 1 keeps only the current plan. Each kept plan holds its memory
+  // (Session::planCache() says how much). Plans are kept when every backend of the Session
+  // can set its plan aside (the CPU backend can; the GPU backends re-plan on every change).
+  int planCacheSize = 16;
 };
 
 // Where each node ran, what the Session inserted, and the memory plan.
@@ -80,6 +86,15 @@ class Session {
   };
   Status setProfiling(bool on);
   std::vector<ProfileEntry> profile() const;
+
+  // The plans this Session made and kept (SessionOptions::planCacheSize).
+  struct PlanCacheStats {
+    int64_t plansMade = 0;   // planned from scratch
+    int64_t plansReused = 0; // a kept plan used again for shapes seen before
+    int kept = 0;            // plans held now, the one in use included
+    uint64_t keptBytes = 0;  // their tensor memory: arenas and static inputs/outputs
+  };
+  PlanCacheStats planCache() const;
 
   struct Impl;
 
