@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/VectorMath.hpp"
 #include "ops/FusedActivation.hpp"
 
 namespace tessera {
@@ -18,6 +19,21 @@ void activateRange(float* y, int64_t count, int64_t stride, F f) {
     for (int64_t i = 0; i < count; ++i) y[i] = f(y[i]);
   } else {
     for (int64_t i = 0; i < count; ++i) y[i * stride] = f(y[i * stride]);
+  }
+}
+
+// Sigmoid through the vectorised kernel; a strided range is gathered into a small buffer
+// first, so every layout gets the same values.
+inline void sigmoidRange(float* y, int64_t count, int64_t stride) {
+  if (stride == 1) return vectorSigmoid(y, y, count);
+  constexpr int64_t kBlock = 256;
+  float buf[kBlock];
+  for (int64_t i0 = 0; i0 < count; i0 += kBlock) {
+    const int64_t m = std::min(kBlock, count - i0);
+    float* p = y + i0 * stride;
+    for (int64_t i = 0; i < m; ++i) buf[i] = p[i * stride];
+    vectorSigmoid(buf, buf, m);
+    for (int64_t i = 0; i < m; ++i) p[i * stride] = buf[i];
   }
 }
 
@@ -35,6 +51,7 @@ inline void applyFusedActivation(const FusedActivation& a, float* y, int64_t cou
                            [](float v) { return v * std::max(0.f, std::min(1.f, v / 6.f + 0.5f)); });
     case FusedActivation::kHardSigmoid:
       return activateRange(y, count, stride, [=](float v) { return std::max(0.f, std::min(1.f, alpha * v + beta)); });
+    case FusedActivation::kSigmoid: return sigmoidRange(y, count, stride);
     default: return activateRange(y, count, stride, [&a](float v) { return a.apply(v); });
   }
 }

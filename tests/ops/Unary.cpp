@@ -13,7 +13,8 @@ namespace {
 TEST(Unary, FloatOpsMatchTheReference) {
   const Tensor x = test::randomTensor({3, 13, 17, 9}, 1, -3.f, 3.f);
   for (const char* op :
-       {"Relu", "Neg", "Abs", "Sigmoid", "Tanh", "Exp", "Sign", "Floor", "HardSwish", "Softplus"}) {
+       {"Relu", "Neg", "Abs", "Sigmoid", "Tanh", "Exp", "Sign", "Floor", "HardSwish", "Softplus", "Erf", "Log",
+        "Elu", "Selu", "Celu"}) {
     Node node;
     node.opType = op;
     UnaryParams p;

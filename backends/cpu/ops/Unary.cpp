@@ -1,11 +1,14 @@
 // CPU elementwise unary ops: every op on f32/f64 (and f16/bf16 through f32), and Abs Neg
 // Sign Relu on integers. Layout-agnostic: it runs on whatever layout its input has
 // (NC4HW4 included, padding lanes computed and ignored), so no conversion is inserted.
+// The transcendental ones on f32 run the vectorised kernels of backends/cpu/VectorMath.hpp;
+// the rest, and other dtypes, a scalar loop over ops/UnaryMath.hpp.
 #include <cmath>
 #include <cstring>
 #include <type_traits>
 
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/VectorMath.hpp"
 #include "backends/cpu/ops/Elementwise.hpp"
 #include "ops/Unary.hpp"
 #include "ops/UnaryMath.hpp"
@@ -37,9 +40,33 @@ inline T applyIntegerUnary(UnaryKind k, T x) {
   }
 }
 
+// y[0, n) = op(x[0, n)) on f32 through VectorMath, for the kinds it covers.
+using VectorKernel = void (*)(const UnaryParams& p, const float* x, float* y, int64_t n);
+
+template <void (*Fn)(const float*, float*, int64_t)>
+void withoutParams(const UnaryParams&, const float* x, float* y, int64_t n) { Fn(x, y, n); }
+
+VectorKernel vectorKernel(UnaryKind k) {
+  switch (k) {
+    case UnaryKind::kExp: return withoutParams<vectorExp>;
+    case UnaryKind::kLog: return withoutParams<vectorLog>;
+    case UnaryKind::kErf: return withoutParams<vectorErf>;
+    case UnaryKind::kTanh: return withoutParams<vectorTanh>;
+    case UnaryKind::kSigmoid: return withoutParams<vectorSigmoid>;
+    case UnaryKind::kSoftplus: return withoutParams<vectorSoftplus>;
+    case UnaryKind::kElu:
+      return [](const UnaryParams& p, const float* x, float* y, int64_t n) { vectorElu(x, y, n, p.alpha); };
+    case UnaryKind::kSelu:
+      return [](const UnaryParams& p, const float* x, float* y, int64_t n) { vectorSelu(x, y, n, p.alpha, p.gamma); };
+    case UnaryKind::kCelu:
+      return [](const UnaryParams& p, const float* x, float* y, int64_t n) { vectorCelu(x, y, n, p.alpha); };
+    default: return nullptr;
+  }
+}
+
 class CpuUnary final : public Execution {
  public:
-  CpuUnary(Backend* b, const UnaryParams& p) : Execution(b), params_(p) {}
+  CpuUnary(Backend* b, const UnaryParams& p) : Execution(b), params_(p), vector_(vectorKernel(p.kind)) {}
 
   void selectLayouts(const std::vector<Layout>& available, const Tensors&,
                      std::vector<Layout>* in, std::vector<Layout>* out) const override {
@@ -63,6 +90,12 @@ class CpuUnary final : public Execution {
     }
     const UnaryParams p = params_;
     ThreadPool& pool = cpuPool(*this);
+    if (vector_ && x.dtype() == DataType::kF32) {
+      const float* src = x.data<float>();
+      float* dst = y.data<float>();
+      pool.parallelFor(n, [&](int64_t b, int64_t e) { vector_(p, src + b, dst + b, e - b); }, kElementwiseGrain);
+      return Status::ok();
+    }
     dispatchElement(x.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       using E = Element<T>;
@@ -88,6 +121,7 @@ class CpuUnary final : public Execution {
 
  private:
   UnaryParams params_;
+  VectorKernel vector_;  // nullptr: the scalar loop
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs,

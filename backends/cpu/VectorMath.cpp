@@ -1,0 +1,318 @@
+// Vectorised exp, expm1, log, sigmoid, tanh, erf, softplus and the expm1 activations.
+//
+// Each function is written once over a vector of W floats (GCC/Clang vector extensions) and
+// compiled three times: 16 lanes in functions built for AVX-512, 8 lanes for AVX2+FMA, and 4
+// lanes with no target attribute (SSE2 on x86-64, NEON elsewhere). The library itself is
+// built for baseline x86-64, so all vector-typed code is always_inline and enters the target
+// functions through pointer arguments only (a vector argument crossing into a function built
+// for another instruction set changes the ABI; Clang refuses it).
+//
+// The methods (docs/cpu-vector-math.md has the measured errors):
+//   exp     x = k ln2 + r, |r| <= ln2/2, with ln2 in two parts (Cody-Waite) so k ln2 is exact;
+//           e^r = 1 + r + r^2 Q(r), Q a degree-4 minimax fit; 2^k applied as two factors
+//           2^(k/2) so every result from FLT_MAX down through the subnormals rounds once.
+//   expm1   the same reduction; 2^k (e^r - 1) + (2^k - 1), so |x| <= ln2/2 (k = 0) never adds 1.
+//   log     x = 2^e m, m in [sqrt(1/2), sqrt(2)), f = m - 1 exact; log(1 + f) = f - f^2/2 +
+//           f^3 R(f), R a degree-7 fit; e ln2 added in two parts. Subnormals are scaled first.
+//   sigmoid e = exp(-|x|) (never overflows): 1 / (1 + e) for x >= 0, e / (1 + e) below.
+//   tanh    |x| < 0.625: x + x^3 T(x^2), T a degree-4 fit; above: t = expm1(2|x|) and
+//           tanh = t / (t + 2); the sign of x is copied onto either.
+//   erf     |x| < 0.875: x + x S(x^2), S a degree-5 fit of erf(x)/x - 1 (so 2/sqrt(pi) is
+//           not rounded to float); above: 1 - exp(B(|x|)), B a degree-6 fit of log(erfc) on
+//           [0.875, 4] (erf rounds to 1 from 3.83 on).
+//   softplus max(x, 0) + log(1 + u), u = exp(-|x|) in (0, 1]: log(1 + u) is the log kernel
+//           at f = u (u <= 1/2) or ln2 + log(1 + f) at f = (u - 1) / 2, both exact.
+//   elu, selu, celu: expm1 on the negative side, times alpha (and gamma).
+// The polynomials were fitted for minimal maximum relative error (tools: numpy, Lawson's
+// iteration); NaN flows through every step, and clamps are written so that NaN passes them.
+#include "backends/cpu/VectorMath.hpp"
+
+#include <cstring>
+#include <limits>
+
+#include "backends/cpu/CpuIsa.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define TESSERA_VECTOR_MATH_X86 1
+#endif
+
+// The helpers below take vectors by reference (a by-value vector wider than the baseline ABI's
+// draws GCC's ABI note) but return them by value; they are always inlined into the functions
+// built for the matching instruction set, so the return-ABI warning is moot.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+#define TESSERA_VM_INLINE inline __attribute__((always_inline))
+
+namespace tessera {
+namespace {
+
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2Hi = 0.693145751953125f;  // ln2 with 15 significant bits: k * kLn2Hi is exact
+constexpr float kLn2Lo = 1.42860682030941723e-6f;
+constexpr float kRoundMagic = 0x1.8p23f;  // x + magic - magic rounds |x| < 2^22 to an integer
+constexpr uint32_t kRoundMagicBits = 0x4b400000u;
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// W float lanes; kFma: the target has fused multiply-add.
+template <int W, bool Fma>
+struct Lanes {
+  static constexpr int kWidth = W;
+  static constexpr bool kFma = Fma;
+  typedef float F __attribute__((vector_size(W * 4)));
+  typedef int32_t I __attribute__((vector_size(W * 4)));
+  typedef uint32_t U __attribute__((vector_size(W * 4)));
+};
+
+template <class L>
+struct VecMath {
+  using F = typename L::F;
+  using I = typename L::I;
+  using U = typename L::U;
+  static constexpr int W = L::kWidth;
+
+  // --- lane helpers -------------------------------------------------------------------------
+  static TESSERA_VM_INLINE F load(const float* p) {
+    F v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  static TESSERA_VM_INLINE void store(float* p, const F& v) { std::memcpy(p, &v, sizeof v); }
+  static TESSERA_VM_INLINE F splat(float v) {
+    F r;
+    for (int i = 0; i < W; ++i) r[i] = v;
+    return r;
+  }
+  // a * b + c, fused where the target has it: GCC and Clang (-O2 and up) turn the per-lane
+  // fmaf into one vfmadd; without FMA (portable path) it is a multiply and an add.
+  static TESSERA_VM_INLINE F madd(const F& a, const F& b, const F& c) {
+    if constexpr (L::kFma) {
+      F r;
+      for (int i = 0; i < W; ++i) r[i] = __builtin_fmaf(a[i], b[i], c[i]);
+      return r;
+    } else {
+      return a * b + c;
+    }
+  }
+  // c[0] + x (c[1] + x (c[2] + ...)).
+  template <class... C>
+  static TESSERA_VM_INLINE F horner(const F& x, float c0, C... rest) {
+    if constexpr (sizeof...(rest) == 0) {
+      return splat(c0);
+    } else {
+      return madd(horner(x, rest...), x, splat(c0));
+    }
+  }
+  static TESSERA_VM_INLINE F select(const I& mask, const F& a, const F& b) { return mask ? a : b; }
+  static TESSERA_VM_INLINE U bits(const F& v) { return (U)v; }
+  static TESSERA_VM_INLINE F fromBits(const U& v) { return (F)v; }
+  static TESSERA_VM_INLINE F abs(const F& v) { return fromBits(bits(v) & 0x7fffffffu); }
+  static TESSERA_VM_INLINE F copySign(const F& magnitude, const F& sign) {
+    return fromBits((bits(magnitude) & 0x7fffffffu) | (bits(sign) & 0x80000000u));
+  }
+  // Clamps that let NaN through (a comparison with NaN is false, so x is kept).
+  static TESSERA_VM_INLINE F atLeast(const F& x, float lo) { return select(x < lo, splat(lo), x); }
+  static TESSERA_VM_INLINE F atMost(const F& x, float hi) { return select(x > hi, splat(hi), x); }
+  // 2^n for integer n in [-126, 127].
+  static TESSERA_VM_INLINE F pow2(const I& n) { return fromBits((U)(n + 127) << 23); }
+
+  // --- exp and expm1 ------------------------------------------------------------------------
+  // x = k ln2 + r: the integer k and r, |r| <= ln2/2 (a hair more without FMA).
+  struct Reduced {
+    F r;
+    I k;
+  };
+  static TESSERA_VM_INLINE Reduced reduce(const F& x) {
+    const F t = madd(x, splat(kLog2e), splat(kRoundMagic));
+    const F k = t - kRoundMagic;
+    F r = madd(k, splat(-kLn2Hi), x);
+    r = madd(k, splat(-kLn2Lo), r);
+    return {r, (I)(bits(t) - kRoundMagicBits)};
+  }
+  // e^r - 1 for |r| <= ln2/2.
+  static TESSERA_VM_INLINE F expm1Kernel(const F& r) {
+    const F q = horner(r, 0.49999997f, 0.166665435f, 0.0416672006f, 0.00836651307f, 0.00138825167f);
+    return madd(r * r, q, r);
+  }
+  // e^x for x in [-104, 89] or NaN (k in [-150, 129]).
+  static TESSERA_VM_INLINE F expClamped(const F& x) {
+    const Reduced v = reduce(x);
+    const F p = expm1Kernel(v.r) + 1.f;
+    const I h = v.k >> 1;
+    return p * pow2(h) * pow2(v.k - h);
+  }
+  static TESSERA_VM_INLINE F exp(const F& x) { return expClamped(atMost(atLeast(x, -104.f), 89.f)); }
+
+  // e^x - 1 for x in [-30, 89] or NaN: 2^k (e^r - 1) + (2^k - 1) computed as
+  // 2^(k-h) (2^h (e^r - 1) + (2^h - 2^(h-k))), every factor a normal float.
+  static TESSERA_VM_INLINE F expm1Clamped(const F& x) {
+    const Reduced v = reduce(x);
+    const F em1 = expm1Kernel(v.r);
+    const I h = v.k >> 1;
+    const F s1 = pow2(h);
+    return pow2(v.k - h) * madd(s1, em1, s1 - pow2(h - v.k));
+  }
+  static TESSERA_VM_INLINE F expm1(const F& x) {
+    const F y = expm1Clamped(atMost(atLeast(x, -30.f), 89.f));
+    return select(x == 0.f, x, y);  // keeps the sign of zero
+  }
+
+  // --- log ----------------------------------------------------------------------------------
+  // e ln2 + log(1 + f) for f in [sqrt(1/2) - 1, 1/2] and integer-valued e.
+  static TESSERA_VM_INLINE F logKernel(const F& f, const F& e) {
+    const F f2 = f * f;
+    const F r = horner(f, 0.333334714f, -0.250010937f, 0.199913383f, -0.166076675f, 0.143897727f,
+                       -0.134797364f, 0.116905011f, -0.0556821674f);
+    F lo = madd(e, splat(kLn2Lo), f2 * f * r);
+    lo = madd(f2, splat(-0.5f), lo);
+    return madd(e, splat(kLn2Hi), f + lo);
+  }
+  static TESSERA_VM_INLINE F log(const F& x) {
+    const I subnormal = x < 0x1p-126f;
+    const F xs = select(subnormal, x * 0x1p23f, x);
+    const U b = bits(xs) - 0x3f3504f3u;  // the bits of sqrt(1/2): m lands in [sqrt(1/2), sqrt(2))
+    const I e = ((I)b >> 23) + (subnormal & -23);
+    const F m = fromBits((b & 0x007fffffu) + 0x3f3504f3u);
+    F y = logKernel(m - 1.f, __builtin_convertvector(e, F));
+    y = select(x == kInf, x, y);
+    y = select(x == 0.f, splat(-kInf), y);
+    return select(x >= 0.f, y, splat(kNaN));  // negative or NaN
+  }
+  // log(1 + u) for u in [0, 1] or NaN.
+  static TESSERA_VM_INLINE F log1pUnit(const F& u) {
+    const I high = u > 0.5f;  // 1 + u = 2 (1 + f) with f = (u - 1) / 2, exact
+    const F f = select(high, madd(u, splat(0.5f), splat(-0.5f)), u);
+    return logKernel(f, select(high, splat(1.f), splat(0.f)));
+  }
+
+  // --- activations --------------------------------------------------------------------------
+  static TESSERA_VM_INLINE F sigmoid(const F& x) {
+    const F e = expClamped(atLeast(-abs(x), -104.f));
+    return select(x >= 0.f, splat(1.f), e) / (e + 1.f);
+  }
+  static TESSERA_VM_INLINE F tanh(const F& x) {
+    const F z = x * x;
+    const F small = madd(x, z * horner(z, -0.333332807f, 0.133314416f, -0.0537397079f, 0.0206390657f,
+                                       -0.00570496218f), x);
+    const F a = atMost(abs(x), 10.f);  // tanh(10) rounds to 1
+    const F t = expm1Clamped(a + a);
+    return copySign(select(a < 0.625f, small, t / (t + 2.f)), x);  // small(-0) is +0
+  }
+  static TESSERA_VM_INLINE F erf(const F& x) {
+    const F a = abs(x);
+    // x + x (2/sqrt(pi) - 1 + ...): the leading coefficient is not rounded to float.
+    const F small = madd(x, horner(x * x, 0.128379151f, -0.376125515f, 0.112824552f, -0.0267914608f,
+                                   0.00503217755f, -0.00062032335f), x);
+    const F b = atMost(a, 4.f);
+    const F logErfc = horner(b, -0.000133564929f, -1.12793612f, -0.636737168f, -0.104327574f,
+                             0.0224202517f, -0.00309230085f, 0.000200997136f);
+    const F large = copySign(1.f - expClamped(logErfc), x);
+    return select(a < 0.875f, small, large);
+  }
+  static TESSERA_VM_INLINE F softplus(const F& x) {
+    const F u = expClamped(atLeast(-abs(x), -104.f));
+    return select(x > 0.f, x, splat(0.f)) + log1pUnit(u);
+  }
+  // x >= 0 ? x : alpha (e^x - 1)
+  static TESSERA_VM_INLINE F elu(const F& x, float alpha) {
+    const F em1 = expm1Clamped(atMost(atLeast(x, -30.f), 0.f));
+    return select(x >= 0.f, x, em1 * alpha);
+  }
+  static TESSERA_VM_INLINE F selu(const F& x, float alpha, float gamma) {
+    const F em1 = expm1Clamped(atMost(atLeast(x, -30.f), 0.f));
+    return select(x >= 0.f, x, em1 * alpha) * gamma;
+  }
+  static TESSERA_VM_INLINE F celu(const F& x, float alpha) {
+    const F t = expm1Clamped(atMost(atLeast(x / alpha, -30.f), 89.f)) * alpha;
+    const F y = select(x > 0.f, x, splat(0.f)) + select(t < 0.f, t, splat(0.f));
+    return select(x != x, x, y);  // NaN, which the two selects above drop
+  }
+};
+
+// One function each, applied by mapLanes; `apply` is instantiated per lane type.
+#define TESSERA_VM_OP(Name, expr)                                                  \
+  struct Name {                                                                    \
+    template <class L>                                                             \
+    TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const { return expr; } \
+  };
+TESSERA_VM_OP(ExpOp, VecMath<L>::exp(x))
+TESSERA_VM_OP(Expm1Op, VecMath<L>::expm1(x))
+TESSERA_VM_OP(LogOp, VecMath<L>::log(x))
+TESSERA_VM_OP(SigmoidOp, VecMath<L>::sigmoid(x))
+TESSERA_VM_OP(TanhOp, VecMath<L>::tanh(x))
+TESSERA_VM_OP(ErfOp, VecMath<L>::erf(x))
+TESSERA_VM_OP(SoftplusOp, VecMath<L>::softplus(x))
+#undef TESSERA_VM_OP
+
+struct EluOp {
+  float alpha;
+  template <class L>
+  TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const { return VecMath<L>::elu(x, alpha); }
+};
+struct SeluOp {
+  float alpha, gamma;
+  template <class L>
+  TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const { return VecMath<L>::selu(x, alpha, gamma); }
+};
+struct CeluOp {
+  float alpha;
+  template <class L>
+  TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const { return VecMath<L>::celu(x, alpha); }
+};
+
+// y[i] = op(x[i]) for i < n, W lanes at a time; the tail goes through a zero-padded buffer so
+// nothing past n is read or written.
+template <class L, class Op>
+TESSERA_VM_INLINE void mapLanes(const float* x, float* y, int64_t n, const Op& op) {
+  using M = VecMath<L>;
+  constexpr int W = L::kWidth;
+  int64_t i = 0;
+  for (; i + W <= n; i += W) M::store(y + i, op.template apply<L>(M::load(x + i)));
+  if (i < n) {
+    float buf[W] = {};
+    std::memcpy(buf, x + i, static_cast<size_t>(n - i) * sizeof(float));
+    M::store(buf, op.template apply<L>(M::load(buf)));
+    std::memcpy(y + i, buf, static_cast<size_t>(n - i) * sizeof(float));
+  }
+}
+
+#ifdef TESSERA_VECTOR_MATH_X86
+template <class Op>
+__attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,fma"))) void mapAvx512(const float* x, float* y,
+                                                                                int64_t n, Op op) {
+  mapLanes<Lanes<16, true>>(x, y, n, op);
+}
+template <class Op>
+__attribute__((target("avx2,fma"))) void mapAvx2(const float* x, float* y, int64_t n, Op op) {
+  mapLanes<Lanes<8, true>>(x, y, n, op);
+}
+#endif
+
+template <class Op>
+void map(const float* x, float* y, int64_t n, Op op) {
+#ifdef TESSERA_VECTOR_MATH_X86
+  switch (cpuIsa()) {
+    case CpuIsa::kAvx512: return mapAvx512(x, y, n, op);
+    case CpuIsa::kAvx2: return mapAvx2(x, y, n, op);
+    case CpuIsa::kGeneric: break;
+  }
+#endif
+  mapLanes<Lanes<4, false>>(x, y, n, op);
+}
+
+}  // namespace
+
+void vectorExp(const float* x, float* y, int64_t n) { map(x, y, n, ExpOp{}); }
+void vectorExpm1(const float* x, float* y, int64_t n) { map(x, y, n, Expm1Op{}); }
+void vectorLog(const float* x, float* y, int64_t n) { map(x, y, n, LogOp{}); }
+void vectorSigmoid(const float* x, float* y, int64_t n) { map(x, y, n, SigmoidOp{}); }
+void vectorTanh(const float* x, float* y, int64_t n) { map(x, y, n, TanhOp{}); }
+void vectorErf(const float* x, float* y, int64_t n) { map(x, y, n, ErfOp{}); }
+void vectorSoftplus(const float* x, float* y, int64_t n) { map(x, y, n, SoftplusOp{}); }
+void vectorElu(const float* x, float* y, int64_t n, float alpha) { map(x, y, n, EluOp{alpha}); }
+void vectorSelu(const float* x, float* y, int64_t n, float alpha, float gamma) {
+  map(x, y, n, SeluOp{alpha, gamma});
+}
+void vectorCelu(const float* x, float* y, int64_t n, float alpha) { map(x, y, n, CeluOp{alpha}); }
+
+}  // namespace tessera

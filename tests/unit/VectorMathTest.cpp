@@ -1,0 +1,201 @@
+// The vectorised transcendentals (backends/cpu/VectorMath.hpp) against double-precision libm,
+// over the whole float range: every 4099th bit pattern (all exponents, both signs, NaNs and
+// infinities included), a dense sweep where the function is neither constant nor trivially
+// x, and the special values. Errors are in ulps of the correctly rounded result (a subnormal
+// result's ulp is 2^-149) and relative (for normal results); the bounds below are the
+// measured maxima (docs/cpu-vector-math.md) with a little room. A result that should be inf,
+// NaN or a signed zero must be exactly that.
+//
+// The path tested is the one cpuIsa() chose for this process; the CTests cpu_isa_<isa>_ops
+// run this suite again under TESSERA_CPU_ISA=avx512, avx2 and generic.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/CpuIsa.hpp"
+#include "backends/cpu/VectorMath.hpp"
+
+namespace tessera {
+namespace {
+
+using ArrayFn = std::function<void(const float*, float*, int64_t)>;
+using Reference = std::function<double(double)>;
+
+float fromBits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+// The spacing of floats at the correctly rounded value of r.
+double ulpAt(double r) {
+  const double a = std::fabs(r);
+  if (a < FLT_MIN) return std::ldexp(1.0, -149);
+  int e;
+  std::frexp(std::min(a, static_cast<double>(FLT_MAX)), &e);
+  return std::ldexp(1.0, e - 24);
+}
+
+// Every 4099th bit pattern, every `denseStride`-th one in [lo, hi] (small magnitudes, both
+// signs when lo < 0), 2^20 + 1 evenly spaced values from lo to hi, and the specials.
+std::vector<float> sweepInputs(uint32_t denseStride, float lo, float hi) {
+  std::vector<float> x;
+  for (uint64_t b = 0; b <= 0xffffffffu; b += 4099) x.push_back(fromBits(static_cast<uint32_t>(b)));
+  for (float start : {std::max(lo, 0.f), std::min(hi, -0.f)}) {
+    uint32_t b;
+    std::memcpy(&b, &start, sizeof b);
+    const float end = start < 0.f || std::signbit(start) ? lo : hi;
+    for (;; b += denseStride) {
+      const float v = fromBits(b);
+      if (!(std::fabs(v) <= std::fabs(end))) break;
+      x.push_back(v);
+    }
+  }
+  constexpr int kEven = 1 << 20;
+  for (int i = 0; i <= kEven; ++i) x.push_back(static_cast<float>(lo + (double(hi) - lo) * i / kEven));
+  const float specials[] = {0.f, -0.f, 1.f, -1.f, 0.5f, -0.5f, 2.f, -2.f, FLT_MIN, -FLT_MIN,
+                            fromBits(1), fromBits(0x80000001u), fromBits(0x007fffffu), FLT_MAX, -FLT_MAX,
+                            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
+                            // exp's overflow and underflow edges, log(2^k), erf's and tanh's rounding to 1
+                            88.72283f, fromBits(0x42b17217u), fromBits(0x42b17218u), 89.f, -87.33654f,
+                            -103.9720840f, -103.9720916f, -104.f, -150.f, 0.34657359f, -0.34657359f, 3.8325f,
+                            3.92f, 9.01f, 10.f, 1e-30f, -1e-30f, 1e-10f, 0x1p-126f, 0x1p64f};
+  x.insert(x.end(), std::begin(specials), std::end(specials));
+  return x;
+}
+
+struct Measured {
+  double maxUlp = 0, maxRel = 0;
+  float worstUlpAt = 0, worstRelAt = 0;
+};
+
+// Runs fn on the sweep, checks every special-valued result exactly and returns the errors.
+Measured measure(const std::string& name, const ArrayFn& fn, const Reference& ref, uint32_t denseStride, float lo,
+                 float hi) {
+  const std::vector<float> x = sweepInputs(denseStride, lo, hi);
+  std::vector<float> y(x.size());
+  const auto t0 = std::chrono::steady_clock::now();
+  fn(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+  Measured m;
+  int failures = 0;
+  for (size_t i = 0; i < x.size() && failures < 10; ++i) {
+    const double r = ref(static_cast<double>(x[i]));
+    const float r32 = static_cast<float>(r);
+    const bool special = std::isnan(r) || std::isinf(r32) || r == 0.0;
+    if (special || std::isnan(y[i]) || std::isinf(y[i])) {
+      const bool same = std::isnan(r) ? std::isnan(y[i]) : (y[i] == r32 && std::signbit(y[i]) == std::signbit(r32));
+      if (!same) {
+        ++failures;
+        ADD_FAILURE() << name << " at " << x[i] << ") = " << y[i] << ", expected " << r32;
+      }
+      continue;
+    }
+    const double err = std::fabs(static_cast<double>(y[i]) - r);
+    const double ulps = err / ulpAt(r);
+    if (ulps > m.maxUlp) m.maxUlp = ulps, m.worstUlpAt = x[i];
+    if (std::fabs(r) >= FLT_MIN && err / std::fabs(r) > m.maxRel) m.maxRel = err / std::fabs(r), m.worstRelAt = x[i];
+  }
+  std::printf("%-16s %-7s max %.3f ulp (x = %.9g), max relative %.3g (x = %.9g); %zu inputs, %.2f ns each\n", name.c_str(),
+              cpuIsaName(cpuIsa()), m.maxUlp, m.worstUlpAt, m.maxRel, m.worstRelAt, x.size(),
+              ns / static_cast<double>(x.size()));
+  return m;
+}
+
+void expectAccurate(const std::string& name, const ArrayFn& fn, const Reference& ref, uint32_t denseStride, float lo,
+                    float hi, double maxUlp, double maxRel) {
+  const Measured m = measure(name, fn, ref, denseStride, lo, hi);
+  EXPECT_LE(m.maxUlp, maxUlp) << name << " at x = " << m.worstUlpAt;
+  EXPECT_LE(m.maxRel, maxRel) << name << " at x = " << m.worstRelAt;
+}
+
+double sigmoidRef(double x) { return x >= 0 ? 1 / (1 + std::exp(-x)) : std::exp(x) / (1 + std::exp(x)); }
+double softplusRef(double x) { return std::max(x, 0.0) + std::log1p(std::exp(-std::fabs(x))); }
+
+// Dense strides: a few hundred thousand bit patterns in each range.
+TEST(VectorMath, ExpMatchesLibm) {
+  expectAccurate("exp", vectorExp, [](double x) { return std::exp(x); }, 4096, -104.f, 89.f, 1.5, 1.0e-7);
+}
+
+TEST(VectorMath, Expm1MatchesLibm) {
+  expectAccurate("expm1", vectorExpm1, [](double x) { return std::expm1(x); }, 4096, -20.f, 89.f, 2.0, 1.5e-7);
+}
+
+TEST(VectorMath, LogMatchesLibm) {
+  expectAccurate("log", vectorLog, [](double x) { return std::log(x); }, 2048, 0.f, 4.f, 1.5, 1.0e-7);
+}
+
+TEST(VectorMath, SigmoidMatchesLibm) {
+  expectAccurate("sigmoid", vectorSigmoid, sigmoidRef, 4096, -104.f, 20.f, 3.0, 2.0e-7);
+}
+
+TEST(VectorMath, TanhMatchesLibm) {
+  expectAccurate("tanh", vectorTanh, [](double x) { return std::tanh(x); }, 4096, -10.f, 10.f, 2.0, 1.5e-7);
+}
+
+TEST(VectorMath, ErfMatchesLibm) {
+  expectAccurate("erf", vectorErf, [](double x) { return std::erf(x); }, 4096, -4.f, 4.f, 2.0, 1.5e-7);
+}
+
+TEST(VectorMath, SoftplusMatchesLibm) {
+  expectAccurate("softplus", vectorSoftplus, softplusRef, 4096, -104.f, 20.f, 2.0, 1.5e-7);
+}
+
+TEST(VectorMath, EluSeluCeluMatchTheirDefinitions) {
+  for (float alpha : {1.f, 0.5f, 2.5f}) {
+    const std::string a = "(alpha " + std::to_string(alpha).substr(0, 3) + ")";
+    expectAccurate(
+        "elu" + a, [alpha](const float* x, float* y, int64_t n) { vectorElu(x, y, n, alpha); },
+        [alpha](double x) { return x >= 0 ? x : alpha * std::expm1(x); }, 4096, -30.f, 1.f, 2.5, 2.0e-7);
+    expectAccurate(
+        "celu" + a, [alpha](const float* x, float* y, int64_t n) { vectorCelu(x, y, n, alpha); },
+        [alpha](double x) {
+          return std::isnan(x) ? x : std::max(0.0, x) + std::min(0.0, alpha * std::expm1(x / alpha));
+        }, 4096, -30.f,
+        1.f, 3.0, 2.5e-7);
+  }
+  const float alpha = 1.67326319217681884765625f, gamma = 1.05070102214813232421875f;
+  expectAccurate(
+      "selu", [&](const float* x, float* y, int64_t n) { vectorSelu(x, y, n, alpha, gamma); },
+      [&](double x) { return gamma * (x >= 0 ? x : alpha * std::expm1(x)); }, 4096, -30.f, 1.f, 3.0, 2.5e-7);
+}
+
+// Lengths 0..40 at every offset into a guarded buffer (the tail path), in place too: nothing
+// outside [0, n) is touched and every element equals what one long call gives.
+TEST(VectorMath, TailsStayInBoundsAndMatchTheBody) {
+  const ArrayFn fns[] = {vectorExp, vectorExpm1, vectorLog, vectorSigmoid, vectorTanh, vectorErf, vectorSoftplus,
+                         [](const float* x, float* y, int64_t n) { vectorElu(x, y, n, 1.f); }};
+  constexpr int kGuard = 32, kMax = 40;
+  std::vector<float> in(kMax + 2 * kGuard);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = 0.37f * static_cast<float>(i) - 9.f;
+  for (const ArrayFn& fn : fns) {
+    std::vector<float> whole(in.size());
+    fn(in.data(), whole.data(), static_cast<int64_t>(in.size()));
+    for (int n = 0; n <= kMax; ++n) {
+      for (int offset : {kGuard, kGuard + 1, kGuard + 3}) {
+        std::vector<float> out(in.size(), -12345.f);
+        fn(in.data() + offset, out.data() + offset, n);
+        std::vector<float> inPlace = in;
+        fn(inPlace.data() + offset, inPlace.data() + offset, n);
+        for (int i = 0; i < static_cast<int>(in.size()); ++i) {
+          const bool inside = i >= offset && i < offset + n;
+          ASSERT_EQ(out[i], inside ? whole[i] : -12345.f) << "n " << n << " offset " << offset << " i " << i;
+          ASSERT_EQ(inPlace[i], inside ? whole[i] : in[i]) << "n " << n << " offset " << offset << " i " << i;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera
