@@ -249,7 +249,11 @@ Session::PlanCacheStats Session::planCache() const {
 Status Session::Impl::plan(const std::map<std::string, Shape>& inputShapes,
                            const std::map<std::string, Tensor>* feeds) {
   keepCurrentPlan();
-  if (reuseKeptPlan(inputShapes, feeds)) return Status::ok();
+  const bool reused = reuseKeptPlan(inputShapes, feeds);
+  // The plan in use counts against the bound: the rest keep planCacheSize - 1 places.
+  while (!keptPlans.empty() && keptPlans.size() > static_cast<size_t>(std::max(options.planCacheSize - 1, 0)))
+    keptPlans.pop_back();
+  if (reused) return Status::ok();
   specialized.clear();
   ++cacheStats.plansMade;
   for (;;) {
@@ -265,8 +269,7 @@ bool Session::Impl::canKeepPlans() const {
   return true;
 }
 
-// Sets the plan in use aside, most recent first, dropping the least recently used past the
-// bound.
+// Sets the plan in use aside, most recent first (plan() then trims the list to the bound).
 void Session::Impl::keepCurrentPlan() {
   if (!planned || !canKeepPlans()) return;
   auto p = std::make_unique<SavedPlan>();
@@ -291,20 +294,16 @@ void Session::Impl::keepCurrentPlan() {
   staticBytes = 0;
   planned = false;
   keptPlans.push_front(std::move(p));
-  while (keptPlans.size() > static_cast<size_t>(options.planCacheSize - 1)) keptPlans.pop_back();
 }
 
 // Makes the kept plan for `inputShapes` the plan in use, if there is one whose specialized
-// input values (if any) match `feeds`; a kept plan specialized on other values is dropped.
+// input values (if any) match `feeds` (several plans may share shapes and differ in those).
 bool Session::Impl::reuseKeptPlan(const std::map<std::string, Shape>& inputShapes,
                                   const std::map<std::string, Tensor>* feeds) {
   for (auto it = keptPlans.begin(); it != keptPlans.end(); ++it) {
     SavedPlan& p = **it;
     if (p.shapes != inputShapes) continue;
-    if (feeds && specializedValuesDiffer(p.specialized, *feeds)) {
-      keptPlans.erase(it);
-      return false;
-    }
+    if (feeds && specializedValuesDiffer(p.specialized, *feeds)) continue;
     for (size_t i = 0; i < backends.size(); ++i) {
       backends[i]->onResizeBegin();  // drops nothing: the last plan was set aside
       backends[i]->onRestorePlan(std::move(p.backendStates[i]));

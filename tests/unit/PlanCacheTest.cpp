@@ -1,0 +1,117 @@
+// The Session's plan cache (SessionOptions::planCacheSize): a repeated input shape reuses its
+// plan with nothing re-planned and gives the same outputs as a fresh Session; the bound
+// holds (least recently used dropped first); inputs whose values define shapes re-plan when
+// those values change, and come back to the kept plan when they return.
+#include <gtest/gtest.h>
+
+#include "support/OpTest.hpp"
+#include "tessera/Session.hpp"
+
+namespace tessera {
+namespace test {
+namespace {
+
+// x [1, 3, H, W] -> Conv 3x3 (constant weights) -> Relu -> Add with x's channel mean: ops
+// whose plans depend on the shape (tiles, scratch, packed weights, memory plan).
+std::shared_ptr<Graph> convGraph() {
+  GraphBuilder gb;
+  const std::string x = gb.input("x", DataType::kF32, {1, 3, -1, -1});
+  Attributes conv;
+  conv.setInts("pads", {1, 1, 1, 1});
+  const std::string c = gb.op1("Conv", {x, gb.constant("w", randomTensor({5, 3, 3, 3}, 7)),
+                                        gb.constant("b", randomTensor({5}, 8))}, conv);
+  const std::string r = gb.op1("Relu", {c});
+  gb.output(gb.op1("Add", {r, gb.op1("GlobalAveragePool", {r})}));
+  std::shared_ptr<Graph> g;
+  EXPECT_TRUE(gb.build(&g).isOk());
+  return g;
+}
+
+Tensor runOnce(const std::shared_ptr<Graph>& g, const Tensor& x) {
+  std::unique_ptr<Session> s;
+  EXPECT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
+  std::map<std::string, Tensor> outs;
+  const Status st = s->run({{"x", x}}, &outs);
+  EXPECT_TRUE(st.isOk()) << st.message();
+  return outs.begin()->second;
+}
+
+TEST(PlanCache, RepeatedShapesReuseTheirPlans) {
+  const std::shared_ptr<Graph> g = convGraph();
+  const std::vector<Tensor> xs = {randomTensor({1, 3, 7, 9}, 1), randomTensor({1, 3, 5, 12}, 2),
+                                  randomTensor({1, 3, 11, 4}, 3)};
+  std::vector<Tensor> expected;
+  for (const Tensor& x : xs) expected.push_back(runOnce(g, x));
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
+  for (int cycle = 0; cycle < 3; ++cycle)
+    for (size_t i = 0; i < xs.size(); ++i) {
+      std::map<std::string, Tensor> outs;
+      ASSERT_TRUE(s->run({{"x", xs[i]}}, &outs).isOk());
+      expectClose(outs.begin()->second, expected[i], 0, 0, "shape " + shapeToString(xs[i].shape()));
+    }
+  const Session::PlanCacheStats st = s->planCache();
+  EXPECT_EQ(st.plansMade, 3);   // one per shape, nothing re-planned after the first cycle
+  EXPECT_EQ(st.plansReused, 6);
+  EXPECT_EQ(st.kept, 3);
+  EXPECT_GT(st.keptBytes, 0u);
+  // The same shape twice in a row is no change at all.
+  std::map<std::string, Tensor> outs;
+  ASSERT_TRUE(s->run({{"x", xs[2]}}, &outs).isOk());
+  EXPECT_EQ(s->planCache().plansMade, 3);
+  EXPECT_EQ(s->planCache().plansReused, 6);
+  // resize() to a kept shape reuses it too.
+  ASSERT_TRUE(s->resize({{"x", xs[0].shape()}}).isOk());
+  EXPECT_EQ(s->planCache().plansMade, 3);
+  EXPECT_EQ(s->planCache().plansReused, 7);
+}
+
+TEST(PlanCache, TheBoundHoldsLeastRecentlyUsedFirst) {
+  const std::shared_ptr<Graph> g = convGraph();
+  SessionOptions o;
+  o.planCacheSize = 2;
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, o, &s).isOk());
+  const Tensor a = randomTensor({1, 3, 6, 6}, 1), b = randomTensor({1, 3, 7, 7}, 2), c = randomTensor({1, 3, 8, 8}, 3);
+  std::map<std::string, Tensor> outs;
+  for (const Tensor* x : {&a, &b, &a, &c, &a, &b}) {
+    ASSERT_TRUE(s->run({{"x", *x}}, &outs).isOk());
+    EXPECT_LE(s->planCache().kept, 2);
+  }
+  // a, b made; a reused; c made (b dropped: least recently used); a reused; b made again.
+  EXPECT_EQ(s->planCache().plansMade, 4);
+  EXPECT_EQ(s->planCache().plansReused, 2);
+  expectClose(outs.begin()->second, runOnce(g, b), 0, 0, "re-planned after being dropped");
+
+  o.planCacheSize = 1;  // only the plan in use
+  ASSERT_TRUE(Session::create(g, o, &s).isOk());
+  for (const Tensor* x : {&a, &b, &a}) ASSERT_TRUE(s->run({{"x", *x}}, &outs).isOk());
+  EXPECT_EQ(s->planCache().plansMade, 3);
+  EXPECT_EQ(s->planCache().plansReused, 0);
+  EXPECT_EQ(s->planCache().kept, 1);
+}
+
+TEST(PlanCache, ShapeDefiningInputValuesSelectTheirPlan) {
+  // Reshape's target fed at run time: same input shapes, different plans per value.
+  GraphBuilder gb;
+  const std::string x = gb.input("x", DataType::kF32, {2, 6});
+  const std::string shape = gb.input("shape", DataType::kI64, {2});
+  gb.output(gb.op1("Relu", {gb.op1("Reshape", {x, shape})}));
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(gb.build(&g).isOk());
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
+  const Tensor xv = randomTensor({2, 6}, 1);
+  for (const Shape& target : {Shape{3, 4}, Shape{4, 3}, Shape{3, 4}, Shape{12, 1}}) {
+    std::map<std::string, Tensor> outs;
+    const Status st = s->run({{"x", xv}, {"shape", tensorFromInts({2}, {target[0], target[1]})}}, &outs);
+    ASSERT_TRUE(st.isOk()) << st.message();
+    EXPECT_EQ(outs.begin()->second.shape(), target);
+  }
+  EXPECT_EQ(s->planCache().plansMade, 3);  // {3, 4} came back to its kept plan
+  EXPECT_EQ(s->planCache().plansReused, 1);
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tessera
