@@ -24,11 +24,18 @@ constexpr int64_t kMC = 96;   // rows of A per L2 block
 constexpr int kMaxMR = 12;
 
 // One register tile: C(r, c) (+)= sum_k A(r, k) B(k, c) for r < rows, c < NR (the kernel's
-// width), with A(r, k) = a[r * rowStride + k * kStep] and B(k, c) = b[k * kNR + c]. Rows past
+// width), with A(r, k) = a[r * rowStride + (k / 4) * groupStride + (k % 4) * kStep] (plain
+// matrices: groupStride = 4 * kStep; an NC4HW4 activation read in place: rowStride 4,
+// kStep 1, groupStride the channel-block stride) and B(k, c) = b[k * kNR + c]. Rows past
 // `rows` re-read the last row (nothing outside A is touched) and their results are dropped.
+// Kernels walk K in groups of 4: TESSERA_FOR_K sets `ak`, the offset of k within a row.
+#define TESSERA_FOR_K(t, b)                                                       \
+  for (int64_t g_ = 0, ag_ = 0; g_ < (t).kb; g_ += 4, ag_ += (t).groupStride)      \
+    for (int64_t j_ = 0, n_ = std::min<int64_t>(4, (t).kb - g_), ak = ag_; j_ < n_; \
+         ++j_, ak += (t).kStep, (b) += kNR)
 struct Tile {
   const float* a;
-  int64_t rowStride, kStep;
+  int64_t rowStride, kStep, groupStride;
   int rows;
   const float* b;
   const float* b2;  // the next panel, for the 24-wide kernel (its first 8 columns)
@@ -55,7 +62,7 @@ void tilePortable(const Tile& t) {
   const float* a[MR];
   for (int r = 0; r < MR; ++r) a[r] = t.a + std::min(r, t.rows - 1) * t.rowStride;
   const float* b = t.b;
-  for (int64_t k = 0, ak = 0; k < t.kb; ++k, ak += t.kStep, b += kNR)
+  TESSERA_FOR_K(t, b)
     for (int r = 0; r < MR; ++r) {
       const float av = a[r][ak];
       for (int c = 0; c < kNR; ++c) acc[r][c] += av * b[c];
@@ -76,7 +83,7 @@ __attribute__((target("avx2,fma"))) void tileAvx2(const Tile& t) {
   __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
   __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
   const float* b = t.b;
-  for (int64_t k = 0, ak = 0; k < t.kb; ++k, ak += t.kStep, b += kNR) {
+  TESSERA_FOR_K(t, b) {
     const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
     __m256 av = _mm256_broadcast_ss(a0 + ak);
     c00 = _mm256_fmadd_ps(av, b0, c00); c01 = _mm256_fmadd_ps(av, b1, c01);
@@ -108,7 +115,7 @@ __attribute__((target("avx2,fma"))) void tileAvx2Narrow(const Tile& t) {
   __m256 c0 = _mm256_setzero_ps(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0;
   __m256 c6 = c0, c7 = c0, c8 = c0, c9 = c0, c10 = c0, c11 = c0;
   const float* b = t.b;
-  for (int64_t k = 0, ak = 0; k < t.kb; ++k, ak += t.kStep, b += kNR) {
+  TESSERA_FOR_K(t, b) {
     const __m256 b0 = _mm256_loadu_ps(b);
     c0 = _mm256_fmadd_ps(_mm256_broadcast_ss(a0 + ak), b0, c0);
     c1 = _mm256_fmadd_ps(_mm256_broadcast_ss(a1 + ak), b0, c1);
@@ -141,7 +148,7 @@ __attribute__((target("avx512f,avx512vl,fma"))) void tileAvx512(const Tile& t) {
     a[r] = t.a + std::min(r, t.rows - 1) * t.rowStride;
   }
   const float* b = t.b;
-  for (int64_t k = 0, ak = 0; k < t.kb; ++k, ak += t.kStep, b += kNR) {
+  TESSERA_FOR_K(t, b) {
     const __m512 b0 = _mm512_loadu_ps(b);
 #pragma GCC unroll 12
     for (int r = 0; r < MR; ++r) acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(a[r][ak]), b0, acc[r]);
@@ -164,9 +171,10 @@ __attribute__((target("avx512f,avx512vl,fma"))) void tileAvx512Wide(const Tile& 
   __m256 h0 = _mm256_setzero_ps(), h1 = h0, h2 = h0, h3 = h0, h4 = h0, h5 = h0, h6 = h0, h7 = h0;
   const float* b = t.b;
   const float* b2 = t.b2;
-  for (int64_t k = 0, ak = 0; k < t.kb; ++k, ak += t.kStep, b += kNR, b2 += kNR) {
+  TESSERA_FOR_K(t, b) {
     const __m512 b0 = _mm512_loadu_ps(b);
     const __m256 b1 = _mm256_loadu_ps(b2);
+    b2 += kNR;
     l0 = _mm512_fmadd_ps(_mm512_set1_ps(a0[ak]), b0, l0);
     h0 = _mm256_fmadd_ps(_mm256_broadcast_ss(a0 + ak), b1, h0);
     l1 = _mm512_fmadd_ps(_mm512_set1_ps(a1[ak]), b0, l1);
@@ -213,17 +221,17 @@ const KernelSet& kernels() {
 // Runs `kernel` on rows [m, m+rows) x `cols` columns of panel `bPanel`; a partial tile (or
 // alpha != 1) goes through a scratch tile so the kernel may write whole widths.
 void runTile(TileKernel kernel, int width, const GemmArgs& g, const float* a, int64_t rowStride, int64_t kStep,
-             int rows, int fullRows, const float* bPanel, int64_t kb, int64_t m, int64_t n, int cols,
+             int64_t groupStride, int rows, int fullRows, const float* bPanel, int64_t kb, int64_t m, int64_t n, int cols,
              bool accumulate) {
   float* c = g.C + m * g.ldc + n;
   const float* bNext = width > kNR ? bPanel + g.K * kNR : nullptr;  // the 24-wide kernel's second panel
   if (rows == fullRows && cols == width && g.alpha == 1.f) {
-    kernel(Tile{a, rowStride, kStep, rows, bPanel, bNext, kb, c, g.ldc, accumulate});
+    kernel(Tile{a, rowStride, kStep, groupStride, rows, bPanel, bNext, kb, c, g.ldc, accumulate});
     return;
   }
   constexpr int kScratchWidth = kNR + 8;
   alignas(64) float tile[kMaxMR * kScratchWidth];
-  kernel(Tile{a, rowStride, kStep, rows, bPanel, bNext, kb, tile, kScratchWidth, false});
+  kernel(Tile{a, rowStride, kStep, groupStride, rows, bPanel, bNext, kb, tile, kScratchWidth, false});
   for (int r = 0; r < rows; ++r) {
     float* dst = c + r * g.ldc;
     const float* src = tile + r * kScratchWidth;
@@ -269,8 +277,9 @@ void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBe
     return;
   }
   const KernelSet& ks = kernels();
-  // A(m, k) = a[m * rowStride + k * kStep].
+  // A(m, k) = a[m * rowStride + (k / 4) * groupStride + (k % 4) * kStep].
   const int64_t rowStride = g.transA ? 1 : g.lda, kStep = g.transA ? g.lda : 1;
+  const int64_t groupStride = g.aBlockStride ? g.aBlockStride : 4 * kStep;
   for (int64_t k0 = 0; k0 < g.K; k0 += kKC) {
     const int64_t kb = std::min(kKC, g.K - k0);
     const bool accumulate = g.accumulate || k0 > 0;
@@ -289,8 +298,9 @@ void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBe
         const float* bPanel = g.packedB + (n0 / kNR) * g.K * kNR + k0 * kNR;
         for (int64_t m = m0; m < m0 + mb; m += mr) {
           const int rows = static_cast<int>(std::min<int64_t>(mr, m0 + mb - m));
-          runTile(kernel, width, g, g.A + m * rowStride + k0 * kStep, rowStride, kStep, rows, mr, bPanel, kb, m,
-                  n0, cols, accumulate);
+          // k0 is a multiple of 4 (kKC is).
+          runTile(kernel, width, g, g.A + m * rowStride + k0 / 4 * groupStride, rowStride, kStep, groupStride, rows,
+                  mr, bPanel, kb, m, n0, cols, accumulate);
         }
         n0 += wide ? left : kNR;
       }

@@ -22,6 +22,10 @@ struct GemmArgs {
   const float* A = nullptr;  // element (m, k) = transA ? A[k*lda + m] : A[m*lda + k]
   int64_t lda = 0;
   bool transA = false;
+  // Nonzero: A is an NC4HW4 activation read in place, element (m, k) =
+  // A[m*lda + (k/4)*aBlockStride + k%4] (lda = 4, aBlockStride = the channel-block stride;
+  // K a multiple of 4, transA false).
+  int64_t aBlockStride = 0;
   const float* packedB = nullptr;  // from gemmPackB(K, N, ...)
   float* C = nullptr;              // element (m, n) = C[m*ldc + n]
   int64_t ldc = 0;

@@ -54,6 +54,12 @@ class CpuConv final : public Execution {
       order_ = KOrder::kTapChannel;
     }
     reordered_.assign(order_ != KOrder::kChannelTap ? shape_.outPerGroup() * K_ : 0, 0.f);
+    // A pointwise conv (1x1, stride 1, no padding) on whole blocks needs no im2col: the GEMM
+    // reads its rows (positions) straight from the NC4HW4 input, K in channel order.
+    direct_ = order_ == KOrder::kRowBlock && taps_ == 1;
+    for (int d = 0; d < 3; ++d)
+      direct_ = direct_ && geometry_.stride[d] == 1 && geometry_.padBegin[d] == 0 && geometry_.padEnd[d] == 0 &&
+                geometry_.output[d] == geometry_.input[d];
     const int64_t groupPacked = gemmPackedBSize(K_, shape_.outPerGroup());
     packedWeights_.assign(groupPacked * shape_.group, 0.f);
     weightsPacked_ = false;
@@ -79,7 +85,7 @@ class CpuConv final : public Execution {
       tileRows_ = (tileRows_ / 2 + 5) / 6 * 6;
     tasks_ = shape_.batch * shape_.group * tilesPerGroup(tileRows_);
     workers_ = static_cast<int>(std::min<int64_t>(threads, tasks_));
-    scratchPerWorker_ = tileRows_ * (K_ + shape_.outPerGroup() + 1) + taps_;
+    scratchPerWorker_ = tileRows_ * (colWidth() + shape_.outPerGroup() + 1) + taps_;
     scratch_.assign(scratchPerWorker_ * std::max(workers_, 1), 0.f);
     tapOffsets_.assign(taps_ * std::max(workers_, 1), 0);
     return Status::ok();
@@ -105,6 +111,7 @@ class CpuConv final : public Execution {
 
  private:
   int64_t tilesPerGroup(int64_t rows) const { return (positions_ + rows - 1) / rows; }
+  int64_t colWidth() const { return direct_ ? 0 : K_; }  // floats per im2col row
 
   // Position in K of (channel c of the group, tap t) under order_.
   int64_t kIndex(int64_t c, int64_t t) const {
@@ -142,16 +149,22 @@ class CpuConv final : public Execution {
     const int64_t rows = std::min(tileRows_, positions_ - p0);
     const int64_t outPerGroup = shape_.outPerGroup();
     float* col = scratch_.data() + worker * scratchPerWorker_;
-    float* product = col + tileRows_ * K_;
+    float* product = col + tileRows_ * colWidth();
     int64_t* tapOffset = tapOffsets_.data() + worker * taps_;
 
-    im2col(x + n * xAddr_.batchStride, g, p0, rows, col, tapOffset);
     GemmArgs args;
     args.M = rows;
     args.N = outPerGroup;
     args.K = K_;
-    args.A = col;
-    args.lda = K_;
+    if (direct_) {
+      args.A = x + n * xAddr_.batchStride + xChannel_[g * shape_.inPerGroup()] + p0 * kChannelPack;
+      args.lda = kChannelPack;
+      args.aBlockStride = xAddr_.spatial * kChannelPack;
+    } else {
+      im2col(x + n * xAddr_.batchStride, g, p0, rows, col, tapOffset);
+      args.A = col;
+      args.lda = K_;
+    }
     args.packedB = packedWeights_.data() + g * gemmPackedBSize(K_, outPerGroup);
     args.C = product;
     args.ldc = outPerGroup;
@@ -286,6 +299,7 @@ class CpuConv final : public Execution {
   bool weightsPacked_ = false;
   enum class KOrder { kChannelTap, kTapChannel, kRowBlock };
   KOrder order_ = KOrder::kChannelTap;
+  bool direct_ = false;  // pointwise on whole blocks: the GEMM reads x in place
   std::vector<float> reordered_;  // W in K order, for packing
   std::vector<float> packedWeights_;
   std::vector<float> scratch_;
