@@ -29,6 +29,10 @@ class CpuConvTranspose final : public Execution {
   void selectLayouts(const std::vector<Layout>&, const Tensors& inputs, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
     selectPackedData(inputs, true, in, out);
+    // Fewer than 4 output channels (a segmentation head's probability map): NCHW, where
+    // NC4HW4 would write 4 floats per pixel for 1.
+    const Shape& w = inputs[1]->shape();
+    if (w.size() >= 2 && w[1] * params_.group < kChannelPack) (*out)[0] = Layout::kNCHW;
   }
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
@@ -126,6 +130,8 @@ class CpuConvTranspose final : public Execution {
   // pair falls outside y), for the disjoint path.
   void planDisjoint() {
     const WindowGeometry& w = geometry_;
+    yChannel_.resize(shape_.outChannels);
+    for (int64_t c = 0; c < shape_.outChannels; ++c) yChannel_[c] = yAddr_.channel(c);
     const int threads = cpuPool(*this).threads();
     tileRows_ = std::min<int64_t>(kTileRows, std::max<int64_t>(inPositions_, 1));
     while (tileRows_ > 24 && shape_.batch * shape_.group * tiles() < 4 * threads) tileRows_ /= 2;
@@ -218,6 +224,7 @@ class CpuConvTranspose final : public Execution {
 
     float* yb = y + n * yAddr_.batchStride;
     const int64_t oc0 = g * outPerGroup;
+    const int64_t* yChannel = yChannel_.data() + oc0;
     // Whole 4-channel blocks as vectors when the group's channels start on a block.
     const int64_t vectorChannels = yAddr_.packed && oc0 % kChannelPack == 0 ? outPerGroup / kChannelPack * kChannelPack : 0;
     for (int64_t r = 0; r < rows; ++r) {
@@ -227,10 +234,10 @@ class CpuConvTranspose final : public Execution {
         const float* v = product + r * colWidth_ + t * outPerGroup;
         for (int64_t m = 0; m < vectorChannels; m += kChannelPack) {
           const Float4 b = bias ? loadFloat4(bias + oc0 + m) : splatFloat4(0.f);
-          storeFloat4(yb + yAddr_.channel(oc0 + m) + target[t], loadFloat4(v + m) + b);
+          storeFloat4(yb + yChannel[m] + target[t], loadFloat4(v + m) + b);
         }
         for (int64_t m = vectorChannels; m < outPerGroup; ++m)
-          yb[yAddr_.channel(oc0 + m) + target[t]] = v[m] + (bias ? bias[oc0 + m] : 0.f);
+          yb[yChannel[m] + target[t]] = v[m] + (bias ? bias[oc0 + m] : 0.f);
       }
     }
   }
@@ -274,6 +281,7 @@ class CpuConvTranspose final : public Execution {
   int64_t tileRows_ = kTileRows, tasks_ = 0, scratchPerWorker_ = 0;
   int workers_ = 1;
   std::vector<int64_t> target_;  // [input position][tap]: offset in y (spatial part), -1 outside
+  std::vector<int64_t> yChannel_;  // channel part of the offsets in y
   std::vector<float> scratch_;
   std::vector<float> packedWeights_;
   std::vector<float> gathered_;
