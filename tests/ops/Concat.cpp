@@ -1,6 +1,8 @@
 // Concat and Split against naive index references, on every backend present.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "NaiveIndex.hpp"
 #include "support/OpTest.hpp"
 
@@ -48,6 +50,42 @@ TEST(ConcatOp, EveryAxisAndDtype) {
       }
     }
   }
+}
+
+// Channel concatenation of conv outputs (NC4HW4 on the CPU) stays packed: whole blocks (8,
+// 4 channels) then a partial one (6 channels, its padding lanes holding Reciprocal's inf);
+// no conversion around Concat, the values and a consumer of the packed result exact.
+TEST(ConcatOp, ChannelsOfPackedTensors) {
+  const Tensor x = randomTensor({2, 3, 5, 7}, 1);
+  GraphBuilder gb;
+  const std::string in = gb.input("x", DataType::kF32, {2, 3, 5, 7});
+  const std::string a = gb.op1("Conv", {in, gb.constant("wa", randomTensor({8, 3, 1, 1}, 2))});
+  const std::string b = gb.op1("Conv", {in, gb.constant("wb", randomTensor({4, 3, 1, 1}, 3))});
+  const std::string c = gb.op1("Reciprocal", {gb.op1("Conv", {in, gb.constant("wc", randomTensor({6, 3, 1, 1}, 4))})});
+  Attributes axis;
+  axis.setInt("axis", 1);
+  const std::string cat = gb.op1("Concat", {a, b, c}, axis);
+  for (const std::string& o : {a, b, c, cat}) gb.output(o);
+  gb.output(gb.op1("GlobalAveragePool", {cat}));
+  std::shared_ptr<Graph> graph;
+  ASSERT_TRUE(gb.build(&graph).isOk());
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(graph, SessionOptions{}, &s).isOk());
+  std::map<std::string, Tensor> outs;
+  const Status st = s->run({{"x", x}}, &outs);
+  ASSERT_TRUE(st.isOk()) << st.message();
+  const Tensor expected = concatReference({outs[a], outs[b], outs[c]}, 1);
+  expectSameBytes(outs[cat], expected, "packed concat");
+  // The pooled concat: per channel means of the expected concat.
+  const Tensor& pooled = outs[graph->outputs[4].name];
+  for (int64_t n = 0; n < 2; ++n)
+    for (int64_t ch = 0; ch < 18; ++ch) {
+      double sum = 0;
+      for (int64_t i = 0; i < 35; ++i) sum += expected.data<float>()[(n * 18 + ch) * 35 + i];
+      EXPECT_NEAR(pooled.data<float>()[n * 18 + ch], sum / 35, 1e-4 + 1e-4 * std::abs(sum / 35));
+    }
+  // Copies: x packed once; the five outputs unpacked; none into or out of Concat.
+  EXPECT_EQ(s->report().conversions.size(), 6u) << s->report().toString();
 }
 
 TEST(ConcatOp, RejectsMismatchedShapes) {

@@ -1,9 +1,13 @@
 // CPU Concat: for each outer index (the dims before the axis), each input contributes one
 // contiguous block, so the copy is a row of memcpys. Works on bytes: every dtype.
+// f32 channel concatenation of 4-D NC4HW4 tensors (a detector's feature-pyramid merge) stays
+// packed when every input but the last has whole channel blocks: the blocks of the inputs,
+// one after the other, are the output's blocks, so the same memcpys serve.
 #include <algorithm>
 #include <cstring>
 
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/NC4HW4.hpp"
 #include "ops/Concat.hpp"
 #include "tessera/Registry.hpp"
 
@@ -14,18 +18,28 @@ class CpuConcat final : public Execution {
  public:
   CpuConcat(Backend* b, const ConcatParams& p) : Execution(b), params_(p) {}
 
+  void selectLayouts(const std::vector<Layout>& available, const Tensors& inputs, std::vector<Layout>* in,
+                     std::vector<Layout>* out) const override {
+    const bool anyPacked = std::find(available.begin(), available.end(), Layout::kNC4HW4) != available.end();
+    const Layout l = anyPacked && packable(inputs) ? Layout::kNC4HW4 : Layout::kNCHW;
+    in->assign(inputs.size(), l);
+    *out = {l};
+  }
+
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
     const Shape& outShape = outputs[0]->shape();
     int64_t axis = 0;
     normalizeAxis(params_.axis, static_cast<int64_t>(outShape.size()), &axis);
+    packed_ = outputs[0]->layout() == Layout::kNC4HW4;
     outer_ = 1;
     for (int64_t d = 0; d < axis; ++d) outer_ *= outShape[d];
     const size_t elem = dataTypeSize(outputs[0]->dtype());
     blockBytes_.clear();
     outRowBytes_ = 0;
     for (const Tensor* t : inputs) {
-      int64_t block = 1;
-      for (int d = static_cast<int>(axis); d < t->rank(); ++d) block *= t->dim(d);
+      // Packed: an input's part of a batch row is its channel blocks, padding lanes included.
+      int64_t block = packed_ ? roundUpChannels(t->dim(1)) : 1;
+      for (int d = static_cast<int>(axis) + (packed_ ? 1 : 0); d < t->rank(); ++d) block *= t->dim(d);
       blockBytes_.push_back(static_cast<size_t>(block) * elem);
       outRowBytes_ += blockBytes_.back();
     }
@@ -46,11 +60,24 @@ class CpuConcat final : public Execution {
         }
       }
     }, minRows);
+    // The last input's padding lanes are the output's: whatever its producer left there.
+    if (packed_) zeroPaddingLanes(outputs[0]->data<float>(), ChannelAddressing(outputs[0]->shape(), Layout::kNC4HW4));
     return Status::ok();
   }
 
  private:
+  // f32, 4-D, along channels, whole blocks in every input but the last.
+  bool packable(const Tensors& inputs) const {
+    if (inputs.empty() || inputs[0]->rank() != 4 || inputs[0]->dtype() != DataType::kF32) return false;
+    int64_t axis = 0;
+    if (!normalizeAxis(params_.axis, 4, &axis) || axis != 1) return false;
+    for (size_t i = 0; i + 1 < inputs.size(); ++i)
+      if (inputs[i]->dim(1) % kChannelPack != 0) return false;
+    return true;
+  }
+
   ConcatParams params_;
+  bool packed_ = false;
   int64_t outer_ = 1;
   std::vector<size_t> blockBytes_;
   size_t outRowBytes_ = 0;
