@@ -61,6 +61,28 @@ TEST(FoldConvAffine, PerChannelAndScalarConstantsFoldIntoWeightsAndBias) {
   expectSameAfter(*build(g), foldConvAffine, 1, "conv affine chain");
 }
 
+// ConvTranspose (W [C, M/group, k, k]): a per-output-channel Add and a Sub fold into its bias,
+// with and without groups; a Mul does not (it would scale W along its second axis).
+TEST(FoldConvAffine, ConvTransposeBias) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {2, 4, 3, 5});
+  Attributes up;
+  up.setInts("strides", {2, 2});
+  std::string y = g.op1("ConvTranspose", {"x", g.constant("w", randomTensor({4, 3, 2, 2}, 1))}, up);
+  y = g.op1("Add", {y, g.constant("a", randomTensor({1, 3, 1, 1}, 2))});
+  y = g.op1("Sub", {y, g.constant("b", randomTensor({1}, 3))});
+  g.output(y);
+  Attributes grouped = up;
+  grouped.setInt("group", 2);
+  std::string z = g.op1("ConvTranspose", {"x", g.constant("wg", randomTensor({4, 3, 2, 2}, 4)),
+                                          g.constant("bg", randomTensor({6}, 5))}, grouped);
+  z = g.op1("Add", {g.constant("c", randomTensor({6, 1, 1}, 6)), z});
+  g.output(z);
+  std::string s = g.op1("ConvTranspose", {"x", g.constant("ws", randomTensor({4, 3, 2, 2}, 7))}, up);
+  g.output(g.op1("Mul", {s, g.constant("k", randomTensor({1, 3, 1, 1}, 8))}));
+  expectSameAfter(*build(g), foldConvAffine, 4, "ConvTranspose bias");
+}
+
 TEST(FoldConvAffine, LeavesWhatDoesNotFold) {
   GraphBuilder g;
   g.input("x", DataType::kF32, {1, 3, 5, 5});

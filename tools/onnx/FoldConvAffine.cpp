@@ -25,7 +25,12 @@ bool perChannel(const Tensor* c, int64_t m, size_t rank, std::vector<float>* out
 bool tryFold(Graph& g, Node& conv, const Node& op, const std::string& constant, bool convFirst) {
   const Tensor* w = pass::f32Initializer(g, conv.inputs[1]);
   if (!w || w->rank() < 3) return false;
-  const int64_t m = w->dim(0);
+  // ConvTranspose: W is [C, M/group, k...], and only a bias folds (a scale would go along
+  // W's second axis).
+  const bool transposed = conv.opType == "ConvTranspose";
+  if (transposed && op.opType != "Add" && op.opType != "Sub") return false;
+  const int64_t m = transposed ? w->dim(1) * conv.attrs.getInt("group", 1) : w->dim(0);
+  if (m <= 0) return false;
   const bool hasBias = conv.inputs.size() > 2 && !conv.inputs[2].empty();
   const Tensor* b = hasBias ? pass::f32Initializer(g, conv.inputs[2]) : nullptr;
   if (hasBias && (!b || b->elementCount() != m)) return false;
@@ -78,7 +83,9 @@ int foldConvAffine(Graph* graph) {
         auto p = made.find(op.inputs[side]);
         if (p == made.end() || removed[p->second]) continue;
         Node& conv = g.nodes[p->second];
-        if (conv.opType != "Conv" || !conv.domain.empty() || conv.outputs.size() != 1 || conv.inputs.size() < 2) continue;
+        if ((conv.opType != "Conv" && conv.opType != "ConvTranspose") || !conv.domain.empty() ||
+            conv.outputs.size() != 1 || conv.inputs.size() < 2)
+          continue;
         auto u = uses.find(op.inputs[side]);
         if (u == uses.end() || u->second != 1) continue;
         const std::vector<std::string> old(conv.inputs.begin() + 1, conv.inputs.end());

@@ -10,7 +10,8 @@ namespace tessera {
 // when the Conv output feeds only that node (not a graph output), W and B are f32
 // initializers, and the constant is f32 with one value or one per output channel on axis 1
 // of the Conv output (shape [M, 1, ...] right-aligned, no extra leading dimensions).
-// Chains fold one after the other. Returns the number of nodes folded.
+// Chains fold one after the other. A ConvTranspose takes an Add or Sub into its bias the
+// same way (M = W's second extent times group). Returns the number of nodes folded.
 int foldConvAffine(Graph* graph);
 
 }  // namespace tessera
