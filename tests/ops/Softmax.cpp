@@ -102,6 +102,16 @@ TEST(SoftmaxOp, WideInnerUsesLanes) {
   expectClose(r.outputs[0], softmaxReference(x, 2, 9, 150, false), 1e-4, 1e-6);
 }
 
+TEST(SoftmaxOp, LongRows) {
+  // A recogniser head's 6625 classes: rows longer than the CPU's 256-value exp chunks.
+  const Tensor x = randomTensor({3, 6625}, 12, -20.f, 20.f);
+  for (const char* op : {"Softmax", "LogSoftmax"}) {
+    OpRun r = runOp(op, {x}, {}, 1, BackendType::kCPU);
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    expectClose(r.outputs[0], softmaxReference(x, 3, 6625, 1, std::string(op) == "LogSoftmax"), 1e-4, 1e-6, op);
+  }
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace tessera
