@@ -75,31 +75,10 @@ class CpuResize final : public Execution {
     cpuPool(*this).parallelFor(rows, [&](int64_t begin, int64_t end) {
       Tap combos[kMaxOuterTaps];
       for (int64_t row = begin; row < end; ++row) {
-        // Combine the taps of the outer axes for this row.
-        int n = 1;
         combos[0] = {0, 1.f};
         int64_t yRow = 0;
         bool outside = false;
-        int64_t rest = row;
-        for (int d = rank - 2; d >= 0; --d) {
-          const int64_t o = rest % outShape[d];
-          rest /= outShape[d];
-          const AxisTable& t = tables_[d];
-          yRow += t.outOffset[o];
-          const int count = t.count[o];
-          if (count < 0) { outside = true; continue; }
-          if (count == 1) {
-            const Tap tap = t.taps[o * 4];
-            for (int c = 0; c < n; ++c) { combos[c].offset += tap.offset; combos[c].weight *= tap.weight; }
-            continue;
-          }
-          for (int c = n - 1; c >= 0; --c)
-            for (int k = count - 1; k >= 0; --k) {
-              const Tap tap = t.taps[o * 4 + k];
-              combos[c * count + k] = {combos[c].offset + tap.offset, combos[c].weight * tap.weight};
-            }
-          n *= count;
-        }
+        const int n = combineOuterTaps(row, 0, outShape, combos, &yRow, &outside);
         for (int64_t j = 0; j < innerCount; ++j) {
           float* dst = y + yRow + inner.outOffset[j];
           const int count = inner.count[j];
@@ -125,6 +104,41 @@ class CpuResize final : public Execution {
     return i >= 0 && static_cast<size_t>(i) < inputs.size() ? inputs[i] : nullptr;
   }
 
+  // Combines, for the output row whose outer-axis index (axes lowest..rank-2, innermost
+  // first in `rest`) is `rest`, the taps of those axes into combos (starting from the single
+  // combos[0] the caller set), adds their output offsets to *yRow, and sets *outside when
+  // any axis extrapolates. Returns the number of combos.
+  int combineOuterTaps(int64_t rest, int lowest, const Shape& outShape, Tap* combos, int64_t* yRow,
+                       bool* outside) const {
+    int n = 1;
+    for (int d = static_cast<int>(outShape.size()) - 2; d >= lowest; --d) {
+      const int64_t o = rest % outShape[d];
+      rest /= outShape[d];
+      const AxisTable& t = tables_[d];
+      *yRow += t.outOffset[o];
+      const int count = t.count[o];
+      if (count < 0) {
+        *outside = true;
+        continue;
+      }
+      if (count == 1) {
+        const Tap tap = t.taps[o * 4];
+        for (int c = 0; c < n; ++c) {
+          combos[c].offset += tap.offset;
+          combos[c].weight *= tap.weight;
+        }
+        continue;
+      }
+      for (int c = n - 1; c >= 0; --c)
+        for (int k = count - 1; k >= 0; --k) {
+          const Tap tap = t.taps[o * 4 + k];
+          combos[c * count + k] = {combos[c].offset + tap.offset, combos[c].weight * tap.weight};
+        }
+      n *= count;
+    }
+    return n;
+  }
+
   // NC4HW4, batch and channel axes unscaled: rows are (n, channel block, outer spatial
   // indices), every tap a 4-lane load at lane 0 of its pixel.
   void runBlockwise(const float* x, float* y, const Shape& outShape) {
@@ -140,25 +154,10 @@ class CpuResize final : public Execution {
       for (int64_t row = begin; row < end; ++row) {
         const int64_t plane = row / outer;  // n * blocks + block
         const int64_t n = plane / blocks, block = plane % blocks;
-        int c = 1;
         combos[0] = {n * xAddr_.batchStride + block * xAddr_.spatial * kChannelPack, 1.f};
         int64_t yRow = n * yAddr_.batchStride + block * yAddr_.spatial * kChannelPack;
         bool outside = false;
-        int64_t rest = row % outer;
-        for (int d = rank - 2; d >= 2; --d) {
-          const int64_t o = rest % outShape[d];
-          rest /= outShape[d];
-          const AxisTable& t = tables_[d];
-          yRow += t.outOffset[o];
-          const int count = t.count[o];
-          if (count < 0) { outside = true; continue; }
-          for (int i = c - 1; i >= 0; --i)
-            for (int k = count - 1; k >= 0; --k) {
-              const Tap tap = t.taps[o * 4 + k];
-              combos[i * count + k] = {combos[i].offset + tap.offset, combos[i].weight * tap.weight};
-            }
-          c *= count;
-        }
+        const int c = combineOuterTaps(row % outer, 2, outShape, combos, &yRow, &outside);
         for (int64_t j = 0; j < innerCount; ++j) {
           float* dst = y + yRow + inner.outOffset[j];
           const int count = inner.count[j];
