@@ -8,8 +8,13 @@ It fails when
 A listed known failure that now passes is reported so the list can shrink; it does not fail.
 
 With --strict (the per-op lists of ops/, one CTest per list and backend) every listed case
-must PASS with every node that was not folded into a constant on --backend: a SKIP or a
-fallback to another backend counts as a failure, and the floor is the whole list.
+must PASS with every node that was not folded into a constant on --backend, and at least one
+node run there: a SKIP, a fallback to another backend, or a case folded whole at planning
+(nothing ran) counts as a failure, and the floor is the whole list.
+
+The summary line says in how many passing cases the model really ran on --backend (some node
+ran there and none fell back elsewhere), and how many passed folded or elsewhere: only the
+first kind says anything about that backend's kernels.
 
 known_failures.txt: one case a line, optionally `backend:case` to limit it to one backend;
 '#' starts a comment (say why the case fails). min_passed.txt: `backend count` lines.
@@ -124,14 +129,20 @@ def main():
             cases = json.load(f)["cases"]
 
     status = {}
+    ran_here = set()  # cases in which some node ran on --backend and none elsewhere
     for c in cases:
         status[c["name"]] = c["status"]
+        elsewhere = ["%s on %s" % (n["op"], n["backend"]) for n in c.get("nodes", [])
+                     if n["backend"] != args.backend and not n.get("folded")]
+        here = [n for n in c.get("nodes", []) if n["backend"] == args.backend and not n.get("folded")]
+        if here and not elsewhere:
+            ran_here.add(c["name"])
         if args.strict and c["status"] != "FAIL":
-            elsewhere = ["%s on %s" % (n["op"], n["backend"]) for n in c["nodes"]
-                         if n["backend"] != args.backend and not n.get("folded")]
-            if c["status"] == "SKIP" or elsewhere:
+            why = ", ".join(elsewhere) or (c.get("reason") if c["status"] == "SKIP" else "") or \
+                ("" if here else "every node folded at planning: nothing ran on %s" % args.backend)
+            if why:
                 status[c["name"]] = "FAIL"
-                print("FAIL %s (strict: %s)" % (c["name"], ", ".join(elsewhere) or c["reason"]))
+                print("FAIL %s (strict: %s)" % (c["name"], why))
     problems = []
     missing = [name for name in wanted if name not in status]
     if missing:
@@ -150,8 +161,11 @@ def main():
     skipped = sum(1 for s in status.values() if s == "SKIP")
     if passed < floor:
         problems.append("only %d cases pass, the floor for %s is %d" % (passed, args.backend, floor))
+    ran = sum(1 for n, s in status.items() if s == "PASS" and n in ran_here)
     print("%s: %d cases: %d passed, %d failed (%d known), %d skipped; floor %d" %
           (tag, len(status), passed, failed, failed - len(new_failures), skipped, floor))
+    print("%s: of the %d passed, %d ran on %s, %d were folded at planning or ran elsewhere" %
+          (tag, passed, ran, args.backend, passed - ran))
     for problem in problems:
         print("%s FAIL: %s" % (tag, problem))
     return 1 if problems else 0

@@ -36,6 +36,17 @@ def conformance(tessera, backend, listfile, env):
             return {c["name"]: c for c in json.load(f)["cases"]}
 
 
+def ran_summary(report, backend):
+    """Of the passing cases, those in which some node ran on `backend` and none elsewhere (the
+    rest were folded whole at planning, on the host, or fell back): only the first kind
+    tests this backend's kernels."""
+    passed = [c for c in report.values() if c["status"] == "PASS"]
+    ran = [c for c in passed if any(n["backend"] == backend and not n.get("folded") for n in c["nodes"])
+           and all(n["backend"] == backend or n.get("folded") for n in c["nodes"])]
+    return "of the %d passed, %d ran on %s, %d were folded at planning or ran elsewhere" % (
+        len(passed), len(ran), backend, len(passed) - len(ran))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tessera", required=True)
@@ -82,6 +93,7 @@ def main():
           "(%d more where only folded Constant nodes are reported as cpu)" %
           (" (validation on)" if a.validation else "", passed, len(vk),
            sum(1 for c in cpu.values() if c["status"] == "PASS"), len(all_on), len(float_only), len(folded_only)))
+    print("vulkan: " + ran_summary(vk, "vulkan"))
     for b in bad:
         print("FAIL " + b)
     if bad:
