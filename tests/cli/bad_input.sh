@@ -73,6 +73,8 @@ expect_error "lying .npy header" "the header says" run "$relu" --input x="$work/
 expect_error "random-bytes .npy" "not a .npy file" run "$relu" --input x="$work/random.npy"
 expect_error "missing .npy" "cannot open" run "$relu" --input x="$work/nonexistent.npy"
 expect_error "bench truncated model" "not a valid ONNX model" "$tessera" bench "$work/truncated.onnx"
+expect_error "bench bad shape cycle" "is not a shape" "$tessera" bench "$relu" --shape-cycle x=3x4x5,3xfour
+expect_error "bench shape cycle, wrong rank" "rank" "$tessera" bench "$relu" --shape-cycle x=3x4x5,3x4
 expect_error "conformance on a non-directory" "not a directory" "$tessera" conformance "$work/nonexistent"
 expect_error "unknown option" "unknown option" "$tessera" run "$relu" --frobnicate
 # An input shape past the per-tensor limit is refused before anything is allocated.
