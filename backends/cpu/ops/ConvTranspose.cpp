@@ -47,6 +47,7 @@ class CpuConvTranspose final : public Execution {
     for (int d = 0; d < 3; ++d)
       disjoint_ = disjoint_ && (geometry_.kernel[d] - 1) * geometry_.dilation[d] < geometry_.stride[d];
     packedWeights_.assign(gemmPackedBSize(shape_.inPerGroup(), colWidth_) * shape_.group, 0.f);
+    reordered_.assign(disjoint_ ? shape_.inPerGroup() * colWidth_ : 0, 0.f);
     weightsPacked_ = false;
     if (inputs[1]->isConstant() && inputs[1]->data()) {
       packWeights(inputs[1]->data<float>());
@@ -112,15 +113,14 @@ class CpuConvTranspose final : public Execution {
   void packWeights(const float* w) {
     const int64_t inPerGroup = shape_.inPerGroup(), outPerGroup = shape_.outPerGroup();
     const int64_t groupPacked = gemmPackedBSize(inPerGroup, colWidth_);
-    std::vector<float> reordered(disjoint_ ? inPerGroup * colWidth_ : 0);
     for (int64_t g = 0; g < shape_.group; ++g) {
       const float* wg = w + g * inPerGroup * colWidth_;
       if (disjoint_) {
         for (int64_t c = 0; c < inPerGroup; ++c)
           for (int64_t m = 0; m < outPerGroup; ++m)
             for (int64_t t = 0; t < taps_; ++t)
-              reordered[c * colWidth_ + t * outPerGroup + m] = wg[(c * outPerGroup + m) * taps_ + t];
-        wg = reordered.data();
+              reordered_[c * colWidth_ + t * outPerGroup + m] = wg[(c * outPerGroup + m) * taps_ + t];
+        wg = reordered_.data();
       }
       gemmPackB(inPerGroup, colWidth_, wg, colWidth_, false, packedWeights_.data() + g * groupPacked);
     }
@@ -283,6 +283,7 @@ class CpuConvTranspose final : public Execution {
   std::vector<int64_t> target_;  // [input position][tap]: offset in y (spatial part), -1 outside
   std::vector<int64_t> yChannel_;  // channel part of the offsets in y
   std::vector<float> scratch_;
+  std::vector<float> reordered_;  // one group's W in (c, tap, m) order, for packing (disjoint path)
   std::vector<float> packedWeights_;
   std::vector<float> gathered_;
   std::vector<float> col_;
