@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 
+from placement import ran_on, ran_summary
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_DATA = "/usr/share/libonnx-testdata/data/node"
 
@@ -129,17 +131,13 @@ def main():
             cases = json.load(f)["cases"]
 
     status = {}
-    ran_here = set()  # cases in which some node ran on --backend and none elsewhere
     for c in cases:
         status[c["name"]] = c["status"]
-        elsewhere = ["%s on %s" % (n["op"], n["backend"]) for n in c.get("nodes", [])
-                     if n["backend"] != args.backend and not n.get("folded")]
-        here = [n for n in c.get("nodes", []) if n["backend"] == args.backend and not n.get("folded")]
-        if here and not elsewhere:
-            ran_here.add(c["name"])
         if args.strict and c["status"] != "FAIL":
+            elsewhere = ["%s on %s" % (n["op"], n["backend"]) for n in c.get("nodes", [])
+                         if n["backend"] != args.backend and not n.get("folded")]
             why = ", ".join(elsewhere) or (c.get("reason") if c["status"] == "SKIP" else "") or \
-                ("" if here else "every node folded at planning: nothing ran on %s" % args.backend)
+                ("" if ran_on(c, args.backend) else "every node folded at planning: nothing ran on %s" % args.backend)
             if why:
                 status[c["name"]] = "FAIL"
                 print("FAIL %s (strict: %s)" % (c["name"], why))
@@ -161,11 +159,9 @@ def main():
     skipped = sum(1 for s in status.values() if s == "SKIP")
     if passed < floor:
         problems.append("only %d cases pass, the floor for %s is %d" % (passed, args.backend, floor))
-    ran = sum(1 for n, s in status.items() if s == "PASS" and n in ran_here)
     print("%s: %d cases: %d passed, %d failed (%d known), %d skipped; floor %d" %
           (tag, len(status), passed, failed, failed - len(new_failures), skipped, floor))
-    print("%s: of the %d passed, %d ran on %s, %d were folded at planning or ran elsewhere" %
-          (tag, passed, ran, args.backend, passed - ran))
+    print("%s: %s" % (tag, ran_summary([dict(c, status=status[c["name"]]) for c in cases], args.backend)))
     for problem in problems:
         print("%s FAIL: %s" % (tag, problem))
     return 1 if problems else 0

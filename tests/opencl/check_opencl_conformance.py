@@ -21,6 +21,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFORMANCE = os.path.join(os.path.dirname(HERE), "conformance")
+sys.path.insert(0, CONFORMANCE)
+from placement import ran_summary  # noqa: E402
 DATA = "/usr/share/libonnx-testdata/data/node"
 # Float-only cases whose every node runs on OpenCL (of 324). The rest: Constant nodes (folded
 # on the host, reported as cpu), 3-D pooling/ConvTranspose, Range.
@@ -50,17 +52,6 @@ def run(tessera, backend, tmp):
         return None, p.stdout
     with open(report) as f:
         return {c["name"]: c for c in json.load(f)["cases"]}, p.stdout
-
-
-def ran_summary(report, backend):
-    """Of the passing cases, those in which some node ran on `backend` and none elsewhere (the
-    rest were folded whole at planning, on the host, or fell back): only the first kind
-    tests this backend's kernels."""
-    passed = [c for c in report.values() if c["status"] == "PASS"]
-    ran = [c for c in passed if any(n["backend"] == backend and not n.get("folded") for n in c["nodes"])
-           and all(n["backend"] == backend or n.get("folded") for n in c["nodes"])]
-    return "of the %d passed, %d ran on %s, %d were folded at planning or ran elsewhere" % (
-        len(passed), len(ran), backend, len(passed) - len(ran))
 
 
 def main():
@@ -106,7 +97,7 @@ def main():
     print("conformance(opencl): %d cases: %d pass on OpenCL, %d on the CPU; float-only cases "
           "entirely on OpenCL: %d/%d (floor %d)" % (len(cl), passed(cl), passed(cpu), len(all_cl),
                                                     len(float_only), args.floor))
-    print("conformance(opencl): " + ran_summary(cl, "opencl"))
+    print("conformance(opencl): " + ran_summary(cl.values(), "opencl"))
     for p in problems:
         print("conformance(opencl) FAIL: " + p)
     return 1 if problems else 0

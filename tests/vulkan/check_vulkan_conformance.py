@@ -12,6 +12,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "conformance"))
+from placement import ran_summary  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = "/usr/share/libonnx-testdata/data/node"
 
@@ -34,17 +37,6 @@ def conformance(tessera, backend, listfile, env):
             sys.exit(1)
         with open(out) as f:
             return {c["name"]: c for c in json.load(f)["cases"]}
-
-
-def ran_summary(report, backend):
-    """Of the passing cases, those in which some node ran on `backend` and none elsewhere (the
-    rest were folded whole at planning, on the host, or fell back): only the first kind
-    tests this backend's kernels."""
-    passed = [c for c in report.values() if c["status"] == "PASS"]
-    ran = [c for c in passed if any(n["backend"] == backend and not n.get("folded") for n in c["nodes"])
-           and all(n["backend"] == backend or n.get("folded") for n in c["nodes"])]
-    return "of the %d passed, %d ran on %s, %d were folded at planning or ran elsewhere" % (
-        len(passed), len(ran), backend, len(passed) - len(ran))
 
 
 def main():
@@ -93,7 +85,7 @@ def main():
           "(%d more where only folded Constant nodes are reported as cpu)" %
           (" (validation on)" if a.validation else "", passed, len(vk),
            sum(1 for c in cpu.values() if c["status"] == "PASS"), len(all_on), len(float_only), len(folded_only)))
-    print("vulkan: " + ran_summary(vk, "vulkan"))
+    print("vulkan: " + ran_summary(vk.values(), "vulkan"))
     for b in bad:
         print("FAIL " + b)
     if bad:
