@@ -30,6 +30,14 @@ Status FusedActivation::parse(const Node& node, FusedActivation* out) {
   } else {
     return Status::unsupported(node.label() + ": fused activation '" + name + "' is not supported");
   }
+  if (node.attrs.has("activation_affine")) {
+    const std::vector<float> affine = node.attrs.getFloats("activation_affine");
+    if (affine.size() != 2)
+      return Status::invalid(node.label() + ": activation_affine needs 2 values (scale, shift), got " +
+                                     std::to_string(affine.size()));
+    a.scale = affine[0];
+    a.shift = affine[1];
+  }
   *out = a;
   return Status::ok();
 }

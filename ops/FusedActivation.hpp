@@ -1,7 +1,9 @@
 // An activation folded into the op before it (Conv), as ONNX Runtime's FusedConv writes it:
 // attribute `activation` (Relu, Clip, LeakyRelu, Sigmoid, HardSigmoid, HardSwish) and
 // `activation_params` (Clip: min, max; LeakyRelu: alpha; HardSigmoid: alpha, beta). Set by
-// the import pass tools/onnx/FuseConvActivation; every backend's Conv applies it.
+// the import pass tools/onnx/FuseConvActivation; every backend's Conv applies it. A scalar
+// scale and shift may follow the activation (`activation_affine` = [scale, shift], pass
+// tools/onnx/FuseActivationAffine): y = scale * activation(x) + shift.
 #pragma once
 #include <cmath>
 #include <string>
@@ -16,13 +18,17 @@ struct FusedActivation {
   enum Kind { kNone = 0, kRelu = 1, kClip = 2, kLeakyRelu = 3, kSigmoid = 4, kHardSigmoid = 5, kHardSwish = 6 };
   Kind kind = kNone;
   float alpha = 0.f, beta = 0.f;
+  float scale = 1.f, shift = 0.f;  // applied after the activation
+
+  bool hasAffine() const { return scale != 1.f || shift != 0.f; }
 
   // Reads the attributes of `node` (none: kNone); an unknown activation is an error.
   static Status parse(const Node& node, FusedActivation* out);
   // The node attributes for `op` (one of the kinds' ONNX names) with `params`.
   static void set(Node* node, const std::string& op, const std::vector<float>& params);
 
-  float apply(float v) const {
+  float apply(float v) const { return hasAffine() ? activate(v) * scale + shift : activate(v); }
+  float activate(float v) const {
     switch (kind) {
       case kRelu: return v > 0.f ? v : 0.f;
       case kClip: return v < alpha ? alpha : (v > beta ? beta : v);

@@ -1,6 +1,6 @@
-// A Conv's fused activation (ops/FusedActivation.hpp) applied in place to output the conv
-// has just written; padding lanes of NC4HW4 outputs are zeroed again afterwards by the
-// caller (the activation of 0 need not be 0).
+// A Conv's fused activation (ops/FusedActivation.hpp), and the scale and shift that may follow
+// it, applied in place to output the conv has just written; padding lanes of NC4HW4 outputs
+// are zeroed again afterwards by the caller (the activation of 0 need not be 0).
 #pragma once
 #include <algorithm>
 
@@ -37,7 +37,8 @@ inline void sigmoidRange(float* y, int64_t count, int64_t stride) {
   }
 }
 
-inline void applyFusedActivation(const FusedActivation& a, float* y, int64_t count, int64_t stride = 1) {
+// The activation alone (FusedActivation::activate), without the affine that may follow it.
+inline void applyActivationKind(const FusedActivation& a, float* y, int64_t count, int64_t stride) {
   const float alpha = a.alpha, beta = a.beta;
   switch (a.kind) {
     case FusedActivation::kNone: return;
@@ -52,8 +53,21 @@ inline void applyFusedActivation(const FusedActivation& a, float* y, int64_t cou
     case FusedActivation::kHardSigmoid:
       return activateRange(y, count, stride, [=](float v) { return std::max(0.f, std::min(1.f, alpha * v + beta)); });
     case FusedActivation::kSigmoid: return sigmoidRange(y, count, stride);
-    default: return activateRange(y, count, stride, [&a](float v) { return a.apply(v); });
+    default: return activateRange(y, count, stride, [&a](float v) { return a.activate(v); });
   }
+}
+
+// HardSwish then scale and shift in one pass: the pair PP-LCNet-style backbones put after
+// nearly every conv (the other kinds take a second pass over the tile, still in cache).
+inline void applyFusedActivation(const FusedActivation& a, float* y, int64_t count, int64_t stride = 1) {
+  if (!a.hasAffine()) return applyActivationKind(a, y, count, stride);
+  const float scale = a.scale, shift = a.shift;
+  if (a.kind == FusedActivation::kHardSwish)
+    return activateRange(y, count, stride, [=](float v) {
+      return v * std::max(0.f, std::min(1.f, v / 6.f + 0.5f)) * scale + shift;
+    });
+  applyActivationKind(a, y, count, stride);
+  activateRange(y, count, stride, [=](float v) { return v * scale + shift; });
 }
 
 }  // namespace tessera

@@ -3,7 +3,8 @@
 //   conv2d:      [outC4][inC4][kH][kW] x 4 float4 (one float4 of 4 output lanes per input lane);
 //                grouped convs are packed dense with zeros across groups;
 //   depthwise:   [C4][kH][kW] float4.
-// bias: [outC4] float4. Padding channels have zero weights and bias.
+// bias: [outC4] float4. Padding channels have zero weights and bias. Each output is
+// activate4(acc) * actScale + actShift: the fused activation and the scalar affine after it.
 #include "common.h"
 
 // Each work-item computes 4 neighbouring output columns (ow0..ow0+3) of 4 output channels,
@@ -11,7 +12,8 @@
 __kernel void conv2d(NC4_IN(src), __global const float4* restrict weight,
                      __global const float4* restrict bias, NC4_OUT(dst), int inC4, int inH,
                      int inW, int outC4, int outH, int outW, int kH, int kW, int strideH,
-                     int strideW, int padH, int padW, int dilH, int dilW, int height) {
+                     int strideW, int padH, int padW, int dilH, int dilW, int height,
+                     float actScale, float actShift) {
   const int x = get_global_id(0), y = get_global_id(1);
   const int blocks = (outW + 3) / 4;
   if (x >= outC4 * blocks || y >= height) return;
@@ -52,17 +54,18 @@ __kernel void conv2d(NC4_IN(src), __global const float4* restrict weight,
   }
   const int outWidth = outC4 * outW;
   const int base = oc4 * outW + ow0;
-  STORE4(dst, base, y, outWidth, activate4(acc0));
-  if (ow0 + 1 < outW) STORE4(dst, base + 1, y, outWidth, activate4(acc1));
-  if (ow0 + 2 < outW) STORE4(dst, base + 2, y, outWidth, activate4(acc2));
-  if (ow0 + 3 < outW) STORE4(dst, base + 3, y, outWidth, activate4(acc3));
+  STORE4(dst, base, y, outWidth, activate4(acc0) * actScale + actShift);
+  if (ow0 + 1 < outW) STORE4(dst, base + 1, y, outWidth, activate4(acc1) * actScale + actShift);
+  if (ow0 + 2 < outW) STORE4(dst, base + 2, y, outWidth, activate4(acc2) * actScale + actShift);
+  if (ow0 + 3 < outW) STORE4(dst, base + 3, y, outWidth, activate4(acc3) * actScale + actShift);
 }
 
 // global: (C4 * outW, N * outH)
 __kernel void depthwise(NC4_IN(src), __global const float4* restrict weight,
                         __global const float4* restrict bias, NC4_OUT(dst), int C4, int inH,
                         int inW, int outH, int outW, int kH, int kW, int strideH, int strideW,
-                        int padH, int padW, int dilH, int dilW, int height) {
+                        int padH, int padW, int dilH, int dilW, int height, float actScale,
+                        float actShift) {
   const int x = get_global_id(0), y = get_global_id(1);
   const int outWidth = C4 * outW;
   if (x >= outWidth || y >= height) return;
@@ -81,7 +84,7 @@ __kernel void depthwise(NC4_IN(src), __global const float4* restrict weight,
       acc = mad(LOAD4(src, c4 * inW + iw, n * inH + ih, inWidth), w[kh * kW + kw], acc);
     }
   }
-  STORE4(dst, x, y, outWidth, activate4(acc));
+  STORE4(dst, x, y, outWidth, activate4(acc) * actScale + actShift);
 }
 
 // ConvTranspose: y[oh] gathers x[ih] where oh = ih * stride - pad + kh * dil.

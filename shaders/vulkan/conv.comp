@@ -11,7 +11,8 @@
 //   DEPTHWISE (C/group = M/group = 1): one vec4 of weights per tap;
 //   GENERIC (other groupings): each output lane gathers its group's channels one by one.
 // P: 0 count, 1 C, 2 M, 3 group, 4 hasBias, 5 act, 6 actA, 7 actB,
-//    8..10 in DHW, 11..13 out DHW, 14..16 kernel, 17..19 stride, 20..22 dilation, 23..25 pad
+//    8..10 in DHW, 11..13 out DHW, 14..16 kernel, 17..19 stride, 20..22 dilation, 23..25 pad,
+//    26 scale, 27 shift (after the activation)
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #if defined(GEMM_IMAGE) || defined(DEPTHWISE_IMAGE) || defined(GENERIC_IMAGE)
@@ -114,7 +115,7 @@ void main() {
     }
   }
   int act = pint(5);
-  float a = pfloat(6), b = pfloat(7);
+  float a = pfloat(6), b = pfloat(7), scale = pfloat(26), shift = pfloat(27);
   for (int p = 0; p < PX; ++p)
-    if (ox0 + p < OW) store_y(gy, n, m4, oz * OH + oy, ox0 + p, activate4(act, acc[p], a, b));
+    if (ox0 + p < OW) store_y(gy, n, m4, oz * OH + oy, ox0 + p, activate4(act, acc[p], a, b) * scale + shift);
 }

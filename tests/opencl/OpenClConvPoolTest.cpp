@@ -74,6 +74,18 @@ TEST(OpenClConv, FusedActivations) {
                              a, std::string("Conv + ") + act.first + " group " + std::to_string(group),
                              {false, true, true});
     }
+  // With a scale and shift after the activation (tools/onnx/FuseActivationAffine).
+  for (const char* act : {"HardSwish", "Sigmoid"})
+    for (int64_t group : {int64_t(1), int64_t(6)}) {
+      Attributes a = ints("pads", {1, 1, 1, 1});
+      a.setInt("group", group);
+      a.setString("activation", act);
+      a.setFloats("activation_affine", {-0.75f, 0.3f});
+      expectOpenClMatchesCpu("Conv", {randomTensor({2, 6, 5, 7}, 61, -3.f, 3.f), randomTensor({6, 6 / group, 3, 3}, 62),
+                                      randomTensor({6}, 63)},
+                             a, std::string("Conv + ") + act + " + affine, group " + std::to_string(group),
+                             {false, true, true});
+    }
 }
 
 TEST(OpenClConvTranspose, SweepsStridesPadsGroups) {

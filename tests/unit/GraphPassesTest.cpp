@@ -7,6 +7,7 @@
 #include "tessera/Session.hpp"
 #include "tools/onnx/ConstantsToInitializers.hpp"
 #include "tools/onnx/FoldConvAffine.hpp"
+#include "tools/onnx/FuseActivationAffine.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
 
@@ -174,6 +175,82 @@ TEST(FuseConvActivation, LeavesSharedOutputsAndRunTimeBounds) {
   g.output(g.op1("Clip", {c2, "", "hi"}));  // a bound computed at run time
   Graph changed = *build(g);
   EXPECT_EQ(fuseConvActivation(&changed), 0);
+}
+
+// A Conv with a fused activation then scalar Mul (constant on either side) / Div / Add / Sub
+// chains: the chain becomes the activation's scale and shift, with the CPU's answers
+// unchanged, on the GEMM (6 channels: a ragged last block, so padding lanes are rewritten)
+// and depthwise kernels. A Concat after it reads the padding lanes of the packed output.
+TEST(FuseActivationAffine, ScalarChainsAfterTheActivationFoldIntoTheConv) {
+  struct Link { const char* op; float k; bool constFirst; };
+  const std::vector<std::vector<Link>> chains = {
+      {{"Mul", 0.75f, true}, {"Add", -0.3f, false}},  // PP-LCNet's learnable affine
+      {{"Div", 4.f, false}, {"Sub", 0.5f, false}, {"Mul", -2.f, false}},
+      {{"Add", 1.25f, true}}};
+  for (const char* act : {"HardSwish", "Sigmoid", "Relu"})
+    for (int64_t group : {int64_t(1), int64_t(5)})
+      for (size_t ci = 0; ci < chains.size(); ++ci) {
+        GraphBuilder g;
+        g.input("x", DataType::kF32, {2, 5, 6, 7});
+        const int64_t m = group == 1 ? 6 : 5;
+        Attributes conv;
+        conv.setInt("group", group);
+        conv.setInts("pads", {1, 1, 1, 1});
+        std::string y = g.op1("Conv", {"x", g.constant("w", randomTensor({m, 5 / group, 3, 3}, 1)),
+                                      g.constant("b", randomTensor({m}, 2))}, conv);
+        y = g.op1(act, {y});
+        int i = 0;
+        for (const Link& l : chains[ci]) {
+          const std::string k = g.constant("k" + std::to_string(i++), filled({1}, l.k));
+          y = g.op1(l.op, l.constFirst ? std::vector<std::string>{k, y} : std::vector<std::string>{y, k});
+        }
+        Attributes axis;
+        axis.setInt("axis", 1);
+        g.output(g.op1("Concat", {y, "x"}, axis));
+        const std::string what = std::string(act) + " group " + std::to_string(group) + " chain " + std::to_string(ci);
+        expectSameAfter(*build(g), [](Graph* graph) {
+          fuseConvActivation(graph);
+          EXPECT_GT(fuseActivationAffine(graph), 0);
+        }, 2, what);
+      }
+}
+
+TEST(FuseActivationAffine, LeavesWhatIsNotAScalarAffineOfTheActivation) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 3, 4, 4});
+  const std::string w = g.constant("w", randomTensor({4, 3, 1, 1}, 1));
+  Attributes relu;
+  relu.setString("activation", "Relu");
+  const std::string half = g.constant("half", filled({}, 0.5f));
+  const std::string c1 = g.op1("Conv", {"x", w}, relu);
+  g.output(g.op1("Mul", {c1, half}));
+  g.output(c1);  // the conv output is also read elsewhere
+  g.output(g.op1("Sub", {half, g.op1("Conv", {"x", w}, relu)}));  // constant - x
+  g.output(g.op1("Div", {half, g.op1("Conv", {"x", w}, relu)}));  // constant / x
+  g.output(g.op1("Mul", {g.op1("Conv", {"x", w}, relu), g.constant("perChannel", randomTensor({1, 4, 1, 1}, 3))}));
+  g.output(g.op1("Add", {g.op1("Conv", {"x", w}, relu), g.constant("rank5", filled({1, 1, 1, 1, 1}, 2.f))}));
+  g.output(g.op1("Add", {g.op1("Conv", {"x", w}), half}));  // no activation: FoldConvAffine's job
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseActivationAffine(&changed), 0);
+}
+
+// Malformed fused-activation attributes are clean errors naming the node and the cause.
+TEST(FusedActivation, BadAttributesAreErrors) {
+  for (int bad = 0; bad < 2; ++bad) {
+    GraphBuilder g;
+    g.input("x", DataType::kF32, {1, 3, 4, 4});
+    Attributes a;
+    a.setString("activation", bad == 0 ? "Swish" : "Relu");
+    if (bad == 1) a.setFloats("activation_affine", {1.f, 2.f, 3.f});
+    g.output(g.op1("Conv", {"x", g.constant("w", randomTensor({4, 3, 1, 1}, 1))}, a));
+    std::unique_ptr<Session> s;
+    Status st = Session::create(build(g), {}, &s);
+    std::map<std::string, Tensor> out;
+    if (st.isOk()) st = s->run({{"x", randomTensor({1, 3, 4, 4}, 2)}}, &out);
+    ASSERT_FALSE(st.isOk());
+    EXPECT_NE(st.message().find(bad == 0 ? "fused activation 'Swish'" : "activation_affine needs 2 values"),
+              std::string::npos) << st.message();
+  }
 }
 
 TEST(ConstantsToInitializers, ConstantNodesBecomeInitializersUnlessGraphOutputs) {

@@ -66,6 +66,16 @@ TEST(VulkanConv, FusedActivations) {
       expectVulkanMatchesCpu("Conv", {randomTensor({2, 6, 5, 7}, 61, -3.f, 3.f), randomTensor({m, 6 / group, 3, 3}, 62),
                                       randomTensor({m}, 63)}, a, 1, {false, true, true});
     }
+  // With a scale and shift after the activation (tools/onnx/FuseActivationAffine).
+  for (const char* act : {"HardSwish", "Sigmoid"})
+    for (int64_t group : {int64_t(1), int64_t(6), int64_t(2)}) {
+      Attributes a = convAttrs({1, 1}, {1, 1}, {1, 1, 1, 1}, group);
+      a.setString("activation", act);
+      a.setFloats("activation_affine", {-0.75f, 0.3f});
+      const int64_t m = group == 2 ? 4 : 6;
+      expectVulkanMatchesCpu("Conv", {randomTensor({2, 6, 5, 7}, 61, -3.f, 3.f), randomTensor({m, 6 / group, 3, 3}, 62),
+                                      randomTensor({m}, 63)}, a, 1, {false, true, true});
+    }
 }
 
 // 2-D convs pass their activations to each other in NC4HW4 storage images: the only

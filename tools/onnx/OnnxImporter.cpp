@@ -14,6 +14,7 @@
 #include "tools/onnx/ConstantsToInitializers.hpp"
 #include "tools/onnx/FoldConvAffine.hpp"
 #include "tools/onnx/FoldConvBatchNorm.hpp"
+#include "tools/onnx/FuseActivationAffine.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
@@ -232,6 +233,7 @@ Status importGraph(const tessera_onnx::ModelProto& model, Graph* g) {
   foldConvAffine(g);
   fuseHardSwish(g);
   fuseConvActivation(g);
+  fuseActivationAffine(g);
   return g->validate();
 }
 

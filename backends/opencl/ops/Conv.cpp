@@ -64,6 +64,7 @@ class OpenClConv final : public OpenClConvBase {
     if (!depthwise_) k->arg(outC4);
     k->arg(outH).arg(outW).arg(g.kernel[1]).arg(g.kernel[2]).arg(g.stride[1]).arg(g.stride[2]);
     k->arg(g.padBegin[1]).arg(g.padBegin[2]).arg(g.dilation[1]).arg(g.dilation[2]).arg(shape_.batch * outH);
+    k->arg(act_.scale).arg(act_.shift);  // after the activation
     if (depthwise_) return dispatch(k, {outC4 * outW, shape_.batch * outH});
     return dispatch(k, {outC4 * ((outW + 3) / 4), shape_.batch * outH});  // 4 columns per item
   }

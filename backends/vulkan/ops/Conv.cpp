@@ -58,6 +58,8 @@ class VulkanConv final : public VulkanExecution {
                                vkops::u32(cs.group), hasBias ? 1u : 0u, static_cast<uint32_t>(act.kind),
                                floatBits(act.alpha), floatBits(act.beta)};
     vkops::pushWindow(p, cs.window, false);
+    p.push_back(floatBits(act.scale));
+    p.push_back(floatBits(act.shift));
     // The weights: constant ones arrive on the host (readsConstantOnHost) and are packed and
     // uploaded now; computed ones are on the device and packed by conv_weights.comp each run.
     const bool hostWeights = in[1]->backend() != &vk();
