@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backends/cpu/MemoryPlanner.hpp"
+#include "backends/cpu/PackedConstants.hpp"
 #include "tessera/Backend.hpp"
 #include "tessera/ThreadPool.hpp"
 
@@ -30,16 +31,24 @@ class CpuBackend final : public Backend {
   std::unique_ptr<PlanState> onSavePlan() override;
   void onRestorePlan(std::unique_ptr<PlanState> state) override;
 
+  uint64_t sharedConstantPackings() const override { return packedConstants_.packings(); }
+  uint64_t sharedConstantBytes() const override { return packedConstants_.bytes(); }
   ThreadPool& pool() { return *pool_; }
+  PackedConstants& packedConstants() { return packedConstants_; }
 
  private:
   std::unique_ptr<ThreadPool> pool_;
   MemoryPlanner planner_;
   std::vector<std::pair<Tensor*, MemoryPlanner::Block>> dynamicTensors_;
   std::shared_ptr<void> arena_;
+  PackedConstants packedConstants_;  // shared by every plan of the Session
 };
 
 // The pool of the backend that owns an execution (CPU executions only).
 inline ThreadPool& cpuPool(Execution& e) { return static_cast<CpuBackend*>(e.backend())->pool(); }
+// The packed-weights cache of the backend that owns an execution (CPU executions only).
+inline PackedConstants& cpuPackedConstants(Execution& e) {
+  return static_cast<CpuBackend*>(e.backend())->packedConstants();
+}
 
 }  // namespace tessera

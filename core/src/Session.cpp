@@ -240,6 +240,10 @@ Session::PlanCacheStats Session::planCache() const {
   s.kept = static_cast<int>(impl_->keptPlans.size()) + (impl_->planned ? 1 : 0);
   s.keptBytes = impl_->planned ? impl_->report.plannedPeakBytes + impl_->staticBytes : 0;
   for (const auto& p : impl_->keptPlans) s.keptBytes += p->bytes();
+  for (const auto& b : impl_->backends) {
+    s.weightPackings += b->sharedConstantPackings();
+    s.packedWeightBytes += b->sharedConstantBytes();
+  }
   return s;
 }
 

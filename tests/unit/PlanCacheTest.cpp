@@ -66,6 +66,53 @@ TEST(PlanCache, RepeatedShapesReuseTheirPlans) {
   EXPECT_EQ(s->planCache().plansReused, 7);
 }
 
+// Constant weights are packed once per Session: new shapes re-plan the Conv but find its
+// weights packed (3x3 GEMM conv, pointwise GEMM conv, depthwise conv, MatMul); with the
+// cache off (bound 1) every shape still shares them. Weights computed at run time are not
+// cached and still give the right answers.
+TEST(PlanCache, ConstantWeightsArePackedOncePerSession) {
+  GraphBuilder gb;
+  const std::string x = gb.input("x", DataType::kF32, {1, 4, -1, -1});
+  Attributes pad;
+  pad.setInts("pads", {1, 1, 1, 1});
+  Attributes dw = pad;
+  dw.setInt("group", 8);
+  std::string y = gb.op1("Conv", {x, gb.constant("w1", randomTensor({8, 4, 3, 3}, 7))}, pad);
+  y = gb.op1("Conv", {y, gb.constant("w2", randomTensor({8, 1, 3, 3}, 8)), gb.constant("b2", randomTensor({8}, 9))}, dw);
+  y = gb.op1("Conv", {y, gb.constant("w3", randomTensor({6, 8, 1, 1}, 10))});
+  y = gb.op1("MatMul", {y, gb.constant("m", randomTensor({5, 5}, 11))});  // W is 5 in every shape below
+  // Weights computed at run time: w1 scaled by a graph input.
+  const std::string scaled = gb.op1("Mul", {gb.constant("w4", randomTensor({2, 4, 1, 1}, 12)), gb.input("k", DataType::kF32, {1})});
+  gb.output(y);
+  gb.output(gb.op1("Conv", {x, scaled}));
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(gb.build(&g).isOk());
+  const std::vector<Tensor> xs = {randomTensor({1, 4, 7, 5}, 1), randomTensor({1, 4, 3, 5}, 2),
+                                  randomTensor({1, 4, 12, 5}, 3)};
+  for (int bound : {16, 1}) {
+    SessionOptions o;
+    o.planCacheSize = bound;
+    std::unique_ptr<Session> s;
+    ASSERT_TRUE(Session::create(g, o, &s).isOk());
+    uint64_t bytes = 0;
+    for (int cycle = 0; cycle < 2; ++cycle)
+      for (size_t i = 0; i < xs.size(); ++i) {
+        const Tensor k = randomTensor({1}, 20 + static_cast<int>(i));
+        std::map<std::string, Tensor> outs, fresh;
+        ASSERT_TRUE(s->run({{"x", xs[i]}, {"k", k}}, &outs).isOk());
+        std::unique_ptr<Session> f;
+        ASSERT_TRUE(Session::create(g, o, &f).isOk());
+        ASSERT_TRUE(f->run({{"x", xs[i]}, {"k", k}}, &fresh).isOk());
+        for (const auto& kv : fresh) expectClose(outs[kv.first], kv.second, 0, 0, kv.first + " bound " + std::to_string(bound));
+        const Session::PlanCacheStats st = s->planCache();
+        EXPECT_EQ(st.weightPackings, 4u) << "bound " << bound << ", shape " << i;  // w1, w2+b2, w3, m
+        if (bytes == 0) bytes = st.packedWeightBytes;
+        EXPECT_EQ(st.packedWeightBytes, bytes);
+      }
+    EXPECT_GT(bytes, (8 * 4 * 9 + 8 * 9 + 6 * 8 + 25) * sizeof(float));
+  }
+}
+
 TEST(PlanCache, TheBoundHoldsLeastRecentlyUsedFirst) {
   const std::shared_ptr<Graph> g = convGraph();
   SessionOptions o;

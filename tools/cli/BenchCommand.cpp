@@ -217,9 +217,11 @@ int benchCommand(ArgReader& args) {
     std::printf(", \"planned_peak_bytes\": %zu, \"intermediate_bytes\": %zu", r.plannedPeakBytes,
                 r.intermediateBytes);
     const Session::PlanCacheStats pc = session->planCache();
-    std::printf(", \"plans_made\": %lld, \"plans_reused\": %lld, \"plans_kept\": %d, \"plans_kept_bytes\": %llu",
+    std::printf(", \"plans_made\": %lld, \"plans_reused\": %lld, \"plans_kept\": %d, \"plans_kept_bytes\": %llu"
+                ", \"weight_packings\": %llu, \"packed_weight_bytes\": %llu",
                 static_cast<long long>(pc.plansMade), static_cast<long long>(pc.plansReused), pc.kept,
-                static_cast<unsigned long long>(pc.keptBytes));
+                static_cast<unsigned long long>(pc.keptBytes), static_cast<unsigned long long>(pc.weightPackings),
+                static_cast<unsigned long long>(pc.packedWeightBytes));
     if (o.profile) {
       std::printf(", \"profile\": [");
       const auto steps = session->profile();
@@ -248,8 +250,11 @@ int benchCommand(ArgReader& args) {
     std::printf("memory: planned peak %.2f MiB for %.2f MiB of intermediate tensors\n",
                 r.plannedPeakBytes / 1048576.0, r.intermediateBytes / 1048576.0);
   const Session::PlanCacheStats pc = session->planCache();
-  std::printf("plans: %lld made, %lld reused; %d kept, holding %.2f MiB\n", static_cast<long long>(pc.plansMade),
-              static_cast<long long>(pc.plansReused), pc.kept, pc.keptBytes / 1048576.0);
+  std::printf("plans: %lld made, %lld reused; %d kept, holding %.2f MiB; weights packed once for all plans: "
+              "%llu packings, %.2f MiB\n",
+              static_cast<long long>(pc.plansMade), static_cast<long long>(pc.plansReused), pc.kept,
+              pc.keptBytes / 1048576.0, static_cast<unsigned long long>(pc.weightPackings),
+              pc.packedWeightBytes / 1048576.0);
   if (o.profile) printProfile(session->profile());
   return 0;
 }

@@ -53,7 +53,6 @@ class CpuConv final : public Execution {
     } else if (xAddr_.packed && (shape_.group == 1 || wholeBlocks)) {
       order_ = KOrder::kTapChannel;
     }
-    reordered_.assign(order_ != KOrder::kChannelTap ? shape_.outPerGroup() * K_ : 0, 0.f);
     // A pointwise conv (1x1, stride 1, no padding) on whole blocks needs no im2col: the GEMM
     // reads its rows (positions) straight from the NC4HW4 input, K in channel order.
     direct_ = order_ == KOrder::kRowBlock && taps_ == 1;
@@ -61,12 +60,13 @@ class CpuConv final : public Execution {
       direct_ = direct_ && geometry_.stride[d] == 1 && geometry_.padBegin[d] == 0 && geometry_.padEnd[d] == 0 &&
                 geometry_.output[d] == geometry_.input[d];
     const int64_t groupPacked = gemmPackedBSize(K_, shape_.outPerGroup());
-    packedWeights_.assign(groupPacked * shape_.group, 0.f);
-    weightsPacked_ = false;
-    if (inputs[1]->isConstant() && inputs[1]->data()) {
-      packWeights(inputs[1]->data<float>());
-      weightsPacked_ = true;
-    }
+    const Tensor* w = inputs[1];
+    const std::string packing = "Conv K" + std::to_string(K_) + " M" + std::to_string(shape_.outPerGroup()) + " g" +
+                                std::to_string(shape_.group) + " order" + std::to_string(static_cast<int>(order_));
+    weights_.plan(cpuPackedConstants(*this), {w}, packing, groupPacked * shape_.group,
+                  [this, w](float* dst) { packWeights(w->data<float>(), dst); });
+    // Weights computed at run time are reordered on every run, into a buffer of the plan's.
+    reordered_.assign(!weights_.shared() && order_ != KOrder::kChannelTap ? shape_.outPerGroup() * K_ : 0, 0.f);
     xChannel_.resize(shape_.inChannels);
     for (int64_t c = 0; c < shape_.inChannels; ++c) xChannel_[c] = xAddr_.channel(c);
     relativeTap_.clear();
@@ -96,7 +96,7 @@ class CpuConv final : public Execution {
   }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
-    if (!weightsPacked_) packWeights(inputs[1]->data<float>());
+    packedB_ = weights_.get();
     const float* x = inputs[0]->data<float>();
     const float* bias = inputs.size() > 2 && inputs[2] ? inputs[2]->data<float>() : nullptr;
     float* y = outputs[0]->data<float>();
@@ -125,18 +125,24 @@ class CpuConv final : public Execution {
 
   // B of group g: element (k, m) = W[g*M/group + m][c][tap] with k = kIndex(c, tap) (W is
   // reordered first unless K is in its own order).
-  void packWeights(const float* w) {
+  void packWeights(const float* w, float* packed) {
     const int64_t outPerGroup = shape_.outPerGroup(), inPerGroup = shape_.inPerGroup();
     const int64_t groupPacked = gemmPackedBSize(K_, outPerGroup);
+    std::vector<float> once;  // constants are packed once, at planning: no buffer kept for it
+    float* reordered = reordered_.data();
+    if (order_ != KOrder::kChannelTap && reordered_.empty()) {
+      once.assign(outPerGroup * K_, 0.f);
+      reordered = once.data();
+    }
     for (int64_t g = 0; g < shape_.group; ++g) {
       const float* wg = w + g * outPerGroup * K_;
       if (order_ != KOrder::kChannelTap) {
         for (int64_t m = 0; m < outPerGroup; ++m)
           for (int64_t c = 0; c < inPerGroup; ++c)
-            for (int64_t t = 0; t < taps_; ++t) reordered_[m * K_ + kIndex(c, t)] = wg[(m * inPerGroup + c) * taps_ + t];
-        wg = reordered_.data();
+            for (int64_t t = 0; t < taps_; ++t) reordered[m * K_ + kIndex(c, t)] = wg[(m * inPerGroup + c) * taps_ + t];
+        wg = reordered;
       }
-      gemmPackB(K_, outPerGroup, wg, K_, true, packedWeights_.data() + g * groupPacked);
+      gemmPackB(K_, outPerGroup, wg, K_, true, packed + g * groupPacked);
     }
   }
 
@@ -165,7 +171,7 @@ class CpuConv final : public Execution {
       args.A = col;
       args.lda = K_;
     }
-    args.packedB = packedWeights_.data() + g * gemmPackedBSize(K_, outPerGroup);
+    args.packedB = packedB_ + g * gemmPackedBSize(K_, outPerGroup);
     args.C = product;
     args.ldc = outPerGroup;
     gemmPackedTile(args, 0, rows, 0, outPerGroup);
@@ -296,12 +302,12 @@ class CpuConv final : public Execution {
   int64_t taps_ = 1, K_ = 0, positions_ = 0;
   int64_t tileRows_ = kTileRows, tasks_ = 0, scratchPerWorker_ = 0;
   int workers_ = 1;
-  bool weightsPacked_ = false;
   enum class KOrder { kChannelTap, kTapChannel, kRowBlock };
   KOrder order_ = KOrder::kChannelTap;
   bool direct_ = false;  // pointwise on whole blocks: the GEMM reads x in place
-  std::vector<float> reordered_;  // W in K order, for packing
-  std::vector<float> packedWeights_;
+  std::vector<float> reordered_;  // W in K order, for packing weights computed at run time
+  PackedWeights weights_;          // the GEMM's B: shared by the Session's plans when constant
+  const float* packedB_ = nullptr;  // weights_ of this run
   std::vector<float> scratch_;
   std::vector<int64_t> tapOffsets_;
 };

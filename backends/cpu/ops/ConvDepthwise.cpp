@@ -95,14 +95,11 @@ class CpuDepthwiseConv final : public Execution {
     if (outputs[0]->layout() != inputs[0]->layout())
       return Status::internal("depthwise Conv needs its input and output in the same layout");
     const int64_t blocks = lanes_ == 1 ? shape_.inChannels : channelBlocks(shape_.inChannels);
-    weights_.assign(blocks * shape_.window.kernelCount() * lanes_, 0.f);
-    bias_.assign(blocks * lanes_, 0.f);
-    packed_ = false;
-    const bool biasConstant = inputs.size() < 3 || !inputs[2] || inputs[2]->isConstant();
-    if (inputs[1]->isConstant() && inputs[1]->data() && biasConstant) {
-      pack(inputs);
-      packed_ = true;
-    }
+    biasOffset_ = blocks * shape_.window.kernelCount() * lanes_;
+    const Tensor* w = inputs[1];
+    const Tensor* b = inputs.size() > 2 ? inputs[2] : nullptr;
+    packed_.plan(cpuPackedConstants(*this), {w, b}, "depthwise lanes" + std::to_string(lanes_),
+                 biasOffset_ + blocks * lanes_, [this, w, b](float* dst) { pack(w, b, dst); });
     return Status::ok();
   }
 
@@ -111,7 +108,8 @@ class CpuDepthwiseConv final : public Execution {
   }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
-    if (!packed_) pack(inputs);
+    weights_ = packed_.get();
+    bias_ = weights_ + biasOffset_;
     const WindowGeometry& g = shape_.window;
     const int64_t blocks = lanes_ == 1 ? shape_.inChannels : channelBlocks(shape_.inChannels);
     const int64_t rows = shape_.batch * blocks * g.output[0];
@@ -140,14 +138,14 @@ class CpuDepthwiseConv final : public Execution {
 
  private:
   // Weights [blocks][KH*KW][lanes] and bias [blocks][lanes], zero in padding lanes.
-  void pack(const Tensors& inputs) {
+  void pack(const Tensor* weights, const Tensor* biasTensor, float* packed) const {
     const int64_t taps = shape_.window.kernelCount();
-    const float* w = inputs[1]->data<float>();
-    const float* b = inputs.size() > 2 && inputs[2] ? inputs[2]->data<float>() : nullptr;
+    const float* w = weights->data<float>();
+    const float* b = biasTensor ? biasTensor->data<float>() : nullptr;
     for (int64_t c = 0; c < shape_.inChannels; ++c) {
       const int64_t block = c / lanes_, lane = c % lanes_;
-      for (int64_t t = 0; t < taps; ++t) weights_[(block * taps + t) * lanes_ + lane] = w[c * taps + t];
-      bias_[block * lanes_ + lane] = b ? b[c] : 0.f;
+      for (int64_t t = 0; t < taps; ++t) packed[(block * taps + t) * lanes_ + lane] = w[c * taps + t];
+      packed[biasOffset_ + block * lanes_ + lane] = b ? b[c] : 0.f;
     }
   }
 
@@ -158,8 +156,8 @@ class CpuDepthwiseConv final : public Execution {
     const int64_t H = g.input[0], W = g.input[1], OW = g.output[1];
     const int64_t KH = g.kernel[0], KW = g.kernel[1];
     const int64_t sw = g.stride[1], dw = g.dilation[1], pw = g.padBegin[1];
-    const float* wBlock = weights_.data() + block * KH * KW * L;
-    const float* bias = bias_.data() + block * L;
+    const float* wBlock = weights_ + block * KH * KW * L;
+    const float* bias = bias_ + block * L;
     // Output columns whose whole window is inside the input: no bounds checks there.
     int64_t owLo = pw > 0 ? (pw + sw - 1) / sw : 0;
     int64_t owHi = (W - 1 - (KW - 1) * dw + pw) >= 0 ? (W - 1 - (KW - 1) * dw + pw) / sw + 1 : 0;
@@ -272,9 +270,12 @@ class CpuDepthwiseConv final : public Execution {
   ConvParams params_;
   ConvShape shape_;
   int lanes_ = kChannelPack;
-  bool packed_ = false;
-  std::vector<float> weights_;
-  std::vector<float> bias_;
+  // Weights [blocks][KH*KW][lanes] then bias [blocks][lanes] from biasOffset_: shared by the
+  // Session's plans when constant.
+  PackedWeights packed_;
+  int64_t biasOffset_ = 0;
+  const float* weights_ = nullptr;  // of this run
+  const float* bias_ = nullptr;
 };
 
 }  // namespace

@@ -46,13 +46,15 @@ class CpuConvTranspose final : public Execution {
     disjoint_ = true;
     for (int d = 0; d < 3; ++d)
       disjoint_ = disjoint_ && (geometry_.kernel[d] - 1) * geometry_.dilation[d] < geometry_.stride[d];
-    packedWeights_.assign(gemmPackedBSize(shape_.inPerGroup(), colWidth_) * shape_.group, 0.f);
-    reordered_.assign(disjoint_ ? shape_.inPerGroup() * colWidth_ : 0, 0.f);
-    weightsPacked_ = false;
-    if (inputs[1]->isConstant() && inputs[1]->data()) {
-      packWeights(inputs[1]->data<float>());
-      weightsPacked_ = true;
-    }
+    const Tensor* w = inputs[1];
+    const std::string packing = "ConvTranspose C" + std::to_string(shape_.inPerGroup()) + " cols" +
+                                std::to_string(colWidth_) + " g" + std::to_string(shape_.group) +
+                                (disjoint_ ? " disjoint" : "");
+    weights_.plan(cpuPackedConstants(*this), {w}, packing,
+                  gemmPackedBSize(shape_.inPerGroup(), colWidth_) * shape_.group,
+                  [this, w](float* dst) { packWeights(w->data<float>(), dst); });
+    // Weights computed at run time are reordered on every run, into a buffer of the plan's.
+    reordered_.assign(disjoint_ && !weights_.shared() ? shape_.inPerGroup() * colWidth_ : 0, 0.f);
     if (disjoint_) {
       planDisjoint();
     } else {
@@ -67,7 +69,7 @@ class CpuConvTranspose final : public Execution {
   }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
-    if (!weightsPacked_) packWeights(inputs[1]->data<float>());
+    packedB_ = weights_.get();
     const float* x = inputs[0]->data<float>();
     const float* bias = inputs.size() > 2 && inputs[2] ? inputs[2]->data<float>() : nullptr;
     float* y = outputs[0]->data<float>();
@@ -94,7 +96,7 @@ class CpuConvTranspose final : public Execution {
         args.K = inPerGroup;
         args.A = gathered_.data();
         args.lda = inPerGroup;
-        args.packedB = packedWeights_.data() + g * gemmPackedBSize(inPerGroup, colWidth_);
+        args.packedB = packedB_ + g * gemmPackedBSize(inPerGroup, colWidth_);
         args.C = col_.data();
         args.ldc = colWidth_;
         gemmPacked(pool, args);
@@ -110,19 +112,25 @@ class CpuConvTranspose final : public Execution {
  private:
   // B of group g: [C/group x (M/group * taps)], rows of W as they are; on the disjoint path
   // the columns are reordered (tap, m), so 4 adjacent columns are one NC4HW4 output pixel.
-  void packWeights(const float* w) {
+  void packWeights(const float* w, float* packed) {
     const int64_t inPerGroup = shape_.inPerGroup(), outPerGroup = shape_.outPerGroup();
     const int64_t groupPacked = gemmPackedBSize(inPerGroup, colWidth_);
+    std::vector<float> once;  // constants are packed once, at planning: no buffer kept for it
+    float* reordered = reordered_.data();
+    if (disjoint_ && reordered_.empty()) {
+      once.assign(inPerGroup * colWidth_, 0.f);
+      reordered = once.data();
+    }
     for (int64_t g = 0; g < shape_.group; ++g) {
       const float* wg = w + g * inPerGroup * colWidth_;
       if (disjoint_) {
         for (int64_t c = 0; c < inPerGroup; ++c)
           for (int64_t m = 0; m < outPerGroup; ++m)
             for (int64_t t = 0; t < taps_; ++t)
-              reordered_[c * colWidth_ + t * outPerGroup + m] = wg[(c * outPerGroup + m) * taps_ + t];
-        wg = reordered_.data();
+              reordered[c * colWidth_ + t * outPerGroup + m] = wg[(c * outPerGroup + m) * taps_ + t];
+        wg = reordered;
       }
-      gemmPackB(inPerGroup, colWidth_, wg, colWidth_, false, packedWeights_.data() + g * groupPacked);
+      gemmPackB(inPerGroup, colWidth_, wg, colWidth_, false, packed + g * groupPacked);
     }
   }
 
@@ -217,7 +225,7 @@ class CpuConvTranspose final : public Execution {
     args.K = inPerGroup;
     args.A = a;
     args.lda = inPerGroup;
-    args.packedB = packedWeights_.data() + g * gemmPackedBSize(inPerGroup, colWidth_);
+    args.packedB = packedB_ + g * gemmPackedBSize(inPerGroup, colWidth_);
     args.C = product;
     args.ldc = colWidth_;
     gemmPackedTile(args, 0, rows, 0, colWidth_);
@@ -275,7 +283,6 @@ class CpuConvTranspose final : public Execution {
   WindowGeometry geometry_;  // padded to 3 spatial dimensions
   ChannelAddressing xAddr_, yAddr_;
   int64_t taps_ = 1, inPositions_ = 0, colWidth_ = 0;
-  bool weightsPacked_ = false;
   bool disjoint_ = false;  // no two (input position, tap) pairs reach the same output
   bool covered_ = true;    // every output is reached by some pair (else it starts at the bias)
   int64_t tileRows_ = kTileRows, tasks_ = 0, scratchPerWorker_ = 0;
@@ -283,8 +290,10 @@ class CpuConvTranspose final : public Execution {
   std::vector<int64_t> target_;  // [input position][tap]: offset in y (spatial part), -1 outside
   std::vector<int64_t> yChannel_;  // channel part of the offsets in y
   std::vector<float> scratch_;
-  std::vector<float> reordered_;  // one group's W in (c, tap, m) order, for packing (disjoint path)
-  std::vector<float> packedWeights_;
+  std::vector<float> reordered_;  // one group's W in (c, tap, m) order, for packing weights
+                                  // computed at run time (disjoint path)
+  PackedWeights weights_;           // the GEMM's B: shared by the Session's plans when constant
+  const float* packedB_ = nullptr;  // weights_ of this run
   std::vector<float> gathered_;
   std::vector<float> col_;
 };

@@ -17,16 +17,15 @@ class CpuGemm final : public Execution {
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
     const Tensor& a = *inputs[0];
-    const Tensor& b = *inputs[1];
     M_ = outputs[0]->dim(0);
     N_ = outputs[0]->dim(1);
     K_ = params_.transA ? a.dim(0) : a.dim(1);
-    packedB_.assign(gemmPackedBSize(K_, N_), 0.f);
-    bPacked_ = false;
-    if (b.isConstant() && b.data()) {
-      gemmPackB(K_, N_, b.data<float>(), b.dim(1), params_.transB, packedB_.data());
-      bPacked_ = true;
-    }
+    const Tensor* b = inputs[1];
+    weights_.plan(cpuPackedConstants(*this), {b},
+                  "Gemm K" + std::to_string(K_) + " N" + std::to_string(N_) + (params_.transB ? " transB" : ""),
+                  gemmPackedBSize(K_, N_), [this, b](float* dst) {
+                    gemmPackB(K_, N_, b->data<float>(), b->dim(1), params_.transB, dst);
+                  });
     return Status::ok();
   }
 
@@ -36,10 +35,9 @@ class CpuGemm final : public Execution {
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
     const Tensor& a = *inputs[0];
-    const Tensor& b = *inputs[1];
     const Tensor* c = inputs.size() > 2 ? inputs[2] : nullptr;
     float* y = outputs[0]->data<float>();
-    if (!bPacked_) gemmPackB(K_, N_, b.data<float>(), b.dim(1), params_.transB, packedB_.data());
+    const float* packedB = weights_.get();
     const bool addC = c && params_.beta != 0.f;
     if (addC) {
       // Broadcast C ([], [N], [1, N], [M, 1], [M, N], ...) into Y, scaled by beta.
@@ -57,7 +55,7 @@ class CpuGemm final : public Execution {
     g.A = a.data<float>();
     g.lda = a.dim(1);
     g.transA = params_.transA;
-    g.packedB = packedB_.data();
+    g.packedB = packedB;
     g.C = y;
     g.ldc = N_;
     g.alpha = params_.alpha;
@@ -69,8 +67,7 @@ class CpuGemm final : public Execution {
  private:
   GemmParams params_;
   int64_t M_ = 0, N_ = 0, K_ = 0;
-  bool bPacked_ = false;
-  std::vector<float> packedB_;
+  PackedWeights weights_;  // B packed: shared by the Session's plans when constant
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {

@@ -46,12 +46,10 @@ class CpuMatMul final : public Execution {
       }
     }
     packedSize_ = gemmPackedBSize(shape_.K, shape_.N);
-    packedB_.assign(packedSize_ * bBatches_, 0.f);
-    bPacked_ = false;
-    if (inputs[1]->isConstant() && inputs[1]->data()) {
-      packB(inputs[1]->data<float>());
-      bPacked_ = true;
-    }
+    const Tensor* b = inputs[1];
+    weights_.plan(cpuPackedConstants(*this), {b},
+                  "MatMul K" + std::to_string(shape_.K) + " N" + std::to_string(shape_.N) + " x" + std::to_string(bBatches_),
+                  packedSize_ * bBatches_, [this, b](float* dst) { packB(b->data<float>(), dst); });
     return Status::ok();
   }
 
@@ -61,7 +59,7 @@ class CpuMatMul final : public Execution {
   }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
-    if (!bPacked_) packB(inputs[1]->data<float>());
+    const float* packedB = weights_.get();
     const float* a = inputs[0]->data<float>();
     float* y = outputs[0]->data<float>();
     ThreadPool& pool = cpuPool(*this);
@@ -73,7 +71,7 @@ class CpuMatMul final : public Execution {
       g.K = s.K;
       g.A = a + aIndex_[i] * s.M * s.K;
       g.lda = s.K;
-      g.packedB = packedB_.data() + bIndex_[i] * packedSize_;
+      g.packedB = packedB + bIndex_[i] * packedSize_;
       g.C = y + i * s.M * s.N;
       g.ldc = s.N;
       return g;
@@ -89,18 +87,17 @@ class CpuMatMul final : public Execution {
   }
 
  private:
-  void packB(const float* b) {
+  void packB(const float* b, float* packed) {
     const int64_t K = shape_.K, N = shape_.N;
     cpuPool(*this).parallelFor(bBatches_, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) gemmPackB(K, N, b + i * K * N, N, false, packedB_.data() + i * packedSize_);
+      for (int64_t i = begin; i < end; ++i) gemmPackB(K, N, b + i * K * N, N, false, packed + i * packedSize_);
     }, 1);
   }
 
   MatMulShape shape_;
   int64_t batches_ = 1, aBatches_ = 1, bBatches_ = 1, packedSize_ = 0;
   std::vector<int64_t> aIndex_, bIndex_;
-  bool bPacked_ = false;
-  std::vector<float> packedB_;
+  PackedWeights weights_;  // B packed: shared by the Session's plans when constant
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node&, const Tensors& inputs, const Tensors&) {

@@ -162,6 +162,10 @@ class Backend {
   virtual bool canSavePlans() const { return false; }
   virtual std::unique_ptr<PlanState> onSavePlan() { return nullptr; }
   virtual void onRestorePlan(std::unique_ptr<PlanState> state) { (void)state; }
+  // Constant weights packed once for the Session and shared by all its plans: how many
+  // packings were made and the bytes they hold (the CPU's PackedConstants).
+  virtual uint64_t sharedConstantPackings() const { return 0; }
+  virtual uint64_t sharedConstantBytes() const { return 0; }
 
  private:
   BackendType type_;

@@ -62,6 +62,8 @@ class Tensor {
     data_ = p;
     owner_ = std::move(owner);
   }
+  // What keeps the host memory alive; nullptr when the tensor does not own it (an arena slot).
+  const std::shared_ptr<void>& hostOwner() const { return owner_; }
 
   // Device storage: the backend that owns it and an opaque handle of that backend's.
   Backend* backend() const { return backend_; }
