@@ -169,6 +169,22 @@ TEST(ConvOp, Conv2DSweep) {
   runConvCase({{2, 8, 6, 5}, 4, 2, strided, false}, seed++);
 }
 
+// 3x3 stride-1 convs with 16+ input channels in whole blocks: the CPU's Winograd F(2x2, 3x3)
+// path (ConvWinograd.hpp). Odd output sizes (a last tile half outside y), one-sided and no
+// padding, output channels not a multiple of 4, batch 3, more tiles than one task, and input
+// channels past one GEMM chunk.
+TEST(ConvOp, Winograd3x3) {
+  const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
+  const Window valid = {{3, 3}, {1, 1}, {1, 1}, {0, 0}, {0, 0}};
+  const Window oneSided = {{3, 3}, {1, 1}, {1, 1}, {2, 0}, {0, 1}};
+  uint32_t seed = 50;
+  runConvCase({{1, 16, 7, 9}, 13, 1, k3, true}, seed++);
+  runConvCase({{3, 16, 9, 6}, 8, 1, valid, false}, seed++);
+  runConvCase({{2, 20, 11, 5}, 24, 1, oneSided, true}, seed++);
+  runConvCase({{1, 32, 19, 23}, 9, 1, k3, true}, seed++);  // 120 tiles: three tasks
+  runConvCase({{1, 264, 4, 5}, 10, 1, k3, true}, seed++);  // K past 256
+}
+
 TEST(ConvOp, Depthwise) {
   const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
   const Window s2 = {{3, 3}, {2, 2}, {1, 1}, {1, 0}, {1, 1}};

@@ -5,11 +5,13 @@
 // group's pre-packed weights (K x M/group) and scatters the result, plus bias, into y.
 // 4-D tensors run on NC4HW4, other ranks on NCHW; the kernel reads both through
 // ChannelAddressing, so a folded (NCHW) run uses the same code. Depthwise 2-D convolutions
-// go to their own direct kernel (ConvDepthwise.cpp).
+// go to their own direct kernel (ConvDepthwise.cpp); 3x3 stride-1 ones with enough channels
+// through Winograd's transforms (ConvWinograd.hpp).
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include "backends/cpu/ConvWinograd.hpp"
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
 #include "backends/cpu/Gemm.hpp"
@@ -40,6 +42,14 @@ class CpuConv final : public Execution {
     taps_ = geometry_.kernelCount();
     K_ = shape_.inPerGroup() * taps_;
     positions_ = geometry_.outputCount();
+    winograd_ = WinogradConv::suits(shape_, xAddr_, yAddr_);
+    if (winograd_) {
+      weights_ = PackedWeights();
+      scratch_.clear();
+      winogradConv_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1], cpuPool(*this).threads());
+      return Status::ok();
+    }
+    winogradConv_ = WinogradConv();
 
     // K order, which im2col and the packed weights share. NC4HW4 input whose groups hold
     // whole channel blocks, no dilation along W: a window row of one block is KW adjacent
@@ -96,10 +106,15 @@ class CpuConv final : public Execution {
   }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
-    packedB_ = weights_.get();
     const float* x = inputs[0]->data<float>();
     const float* bias = inputs.size() > 2 && inputs[2] ? inputs[2]->data<float>() : nullptr;
     float* y = outputs[0]->data<float>();
+    if (winograd_) {
+      winogradConv_.run(cpuPool(*this), x, bias, y, params_.activation);
+      zeroPaddingLanes(y, yAddr_);
+      return Status::ok();
+    }
+    packedB_ = weights_.get();
     const int workers = workers_;
     cpuPool(*this).parallelFor(workers, [&](int64_t begin, int64_t end) {
       for (int64_t w = begin; w < end; ++w)
@@ -305,6 +320,8 @@ class CpuConv final : public Execution {
   enum class KOrder { kChannelTap, kTapChannel, kRowBlock };
   KOrder order_ = KOrder::kChannelTap;
   bool direct_ = false;  // pointwise on whole blocks: the GEMM reads x in place
+  bool winograd_ = false;  // 3x3 stride 1 through ConvWinograd instead of im2col + GEMM
+  WinogradConv winogradConv_;
   std::vector<float> reordered_;  // W in K order, for packing weights computed at run time
   PackedWeights weights_;          // the GEMM's B: shared by the Session's plans when constant
   const float* packedB_ = nullptr;  // weights_ of this run
