@@ -185,6 +185,19 @@ TEST(ConvOp, Winograd3x3) {
   runConvCase({{1, 264, 4, 5}, 10, 1, k3, true}, seed++);  // K past 256
 }
 
+// 1-4 input channels: the CPU's direct kernel on AVX-512 (ConvFewChannels.hpp), with rows
+// wide enough for its four-pixel steps and their tails, more than 16 output channels (a
+// ragged second group of 16), strides, dilation, asymmetric padding and batch 2.
+TEST(ConvOp, FewInputChannels) {
+  const Window stem = {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}};
+  const Window wide = {{5, 3}, {1, 2}, {2, 1}, {0, 2}, {3, 1}};
+  uint32_t seed = 70;
+  runConvCase({{2, 3, 13, 37}, 37, 1, stem, true}, seed++);
+  runConvCase({{1, 1, 9, 30}, 16, 1, wide, false}, seed++);
+  runConvCase({{1, 4, 6, 19}, 6, 1, {{7, 7}, {1, 1}, {1, 1}, {3, 3}, {3, 3}}, true}, seed++);
+  runConvCase({{1, 2, 5, 17}, 20, 1, {{1, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}}, true}, seed++);
+}
+
 TEST(ConvOp, Depthwise) {
   const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
   const Window s2 = {{3, 3}, {2, 2}, {1, 1}, {1, 0}, {1, 1}};

@@ -6,11 +6,13 @@
 // 4-D tensors run on NC4HW4, other ranks on NCHW; the kernel reads both through
 // ChannelAddressing, so a folded (NCHW) run uses the same code. Depthwise 2-D convolutions
 // go to their own direct kernel (ConvDepthwise.cpp); 3x3 stride-1 ones with enough channels
-// through Winograd's transforms (ConvWinograd.hpp).
+// through Winograd's transforms (ConvWinograd.hpp), and those with 1-4 input channels to a
+// direct kernel (ConvFewChannels.hpp).
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include "backends/cpu/ConvFewChannels.hpp"
 #include "backends/cpu/ConvWinograd.hpp"
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
@@ -42,14 +44,22 @@ class CpuConv final : public Execution {
     taps_ = geometry_.kernelCount();
     K_ = shape_.inPerGroup() * taps_;
     positions_ = geometry_.outputCount();
-    winograd_ = WinogradConv::suits(shape_, xAddr_, yAddr_);
-    if (winograd_) {
+    // Shapes with a kernel of their own: the GEMM path's state is not needed.
+    path_ = Path::kGemm;
+    if (FewChannelConv::suits(shape_, xAddr_, yAddr_)) {
+      path_ = Path::kFewChannels;
+      fewChannelConv_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1]);
+    } else if (WinogradConv::suits(shape_, xAddr_, yAddr_)) {
+      path_ = Path::kWinograd;
+      winogradConv_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1], cpuPool(*this).threads());
+    }
+    if (path_ != Path::kFewChannels) fewChannelConv_ = FewChannelConv();
+    if (path_ != Path::kWinograd) winogradConv_ = WinogradConv();
+    if (path_ != Path::kGemm) {
       weights_ = PackedWeights();
       scratch_.clear();
-      winogradConv_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1], cpuPool(*this).threads());
       return Status::ok();
     }
-    winogradConv_ = WinogradConv();
 
     // K order, which im2col and the packed weights share. NC4HW4 input whose groups hold
     // whole channel blocks, no dilation along W: a window row of one block is KW adjacent
@@ -109,8 +119,9 @@ class CpuConv final : public Execution {
     const float* x = inputs[0]->data<float>();
     const float* bias = inputs.size() > 2 && inputs[2] ? inputs[2]->data<float>() : nullptr;
     float* y = outputs[0]->data<float>();
-    if (winograd_) {
-      winogradConv_.run(cpuPool(*this), x, bias, y, params_.activation);
+    if (path_ != Path::kGemm) {
+      if (path_ == Path::kWinograd) winogradConv_.run(cpuPool(*this), x, bias, y, params_.activation);
+      if (path_ == Path::kFewChannels) fewChannelConv_.run(cpuPool(*this), x, bias, y, params_.activation);
       zeroPaddingLanes(y, yAddr_);
       return Status::ok();
     }
@@ -320,8 +331,12 @@ class CpuConv final : public Execution {
   enum class KOrder { kChannelTap, kTapChannel, kRowBlock };
   KOrder order_ = KOrder::kChannelTap;
   bool direct_ = false;  // pointwise on whole blocks: the GEMM reads x in place
-  bool winograd_ = false;  // 3x3 stride 1 through ConvWinograd instead of im2col + GEMM
+  // im2col (or x in place) + GEMM, or a kernel of its own for 3x3 stride 1 (Winograd) or a
+  // first conv on an image (1-4 input channels).
+  enum class Path { kGemm, kWinograd, kFewChannels };
+  Path path_ = Path::kGemm;
   WinogradConv winogradConv_;
+  FewChannelConv fewChannelConv_;
   std::vector<float> reordered_;  // W in K order, for packing weights computed at run time
   PackedWeights weights_;          // the GEMM's B: shared by the Session's plans when constant
   const float* packedB_ = nullptr;  // weights_ of this run

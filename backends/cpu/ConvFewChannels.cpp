@@ -1,0 +1,164 @@
+#include "backends/cpu/ConvFewChannels.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "backends/cpu/CpuIsa.hpp"
+#include "backends/cpu/FusedActivationPass.hpp"
+#include "tessera/ThreadPool.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TESSERA_FEW_CHANNELS_X86 1
+#endif
+
+namespace tessera {
+namespace {
+
+constexpr int kGroup = 16;  // output channels per vector
+
+// Everything one output row needs.
+struct RowGeometry {
+  int64_t H, W, OH, OW, KH, KW, sh, sw, dh, dw, ph, pw;
+  int64_t outBlocks, yBlockStride, owLo, owHi;
+};
+
+#ifdef TESSERA_FEW_CHANNELS_X86
+// Stores the 16 channels of `acc` (one pixel) into the `blocks` NC4HW4 blocks at y.
+__attribute__((target("avx512f"))) inline void storePixel(__m512 acc, float* y, int64_t blockStride, int64_t blocks) {
+  alignas(64) float v[kGroup];
+  _mm512_store_ps(v, acc);
+  for (int64_t q = 0; q < blocks; ++q) std::memcpy(y + q * blockStride, v + q * 4, 4 * sizeof(float));
+}
+
+// One output pixel with every bounds check (a row's edges and its last few pixels).
+template <int C>
+__attribute__((target("avx512f"))) void convPixel(const RowGeometry& g, const float* x, const float* w, __m512 acc,
+                                                  float* yRow, int64_t blocks, int64_t oh, int64_t ow) {
+  for (int64_t kh = 0; kh < g.KH; ++kh) {
+    const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+    if (ih < 0 || ih >= g.H) continue;
+    for (int64_t kw = 0; kw < g.KW; ++kw) {
+      const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
+      if (iw < 0 || iw >= g.W) continue;
+      const float* xp = x + (ih * g.W + iw) * 4;
+      const float* wp = w + (kh * g.KW + kw) * C * kGroup;
+      for (int c = 0; c < C; ++c) acc = _mm512_fmadd_ps(_mm512_set1_ps(xp[c]), _mm512_loadu_ps(wp + c * kGroup), acc);
+    }
+  }
+  storePixel(acc, yRow + ow * 4, g.yBlockStride, blocks);
+}
+
+// Output row `oh` of channel group `g16`: x and y at their batch, w the group's [tap][C][16].
+template <int C>
+__attribute__((target("avx512f"))) void convRow(const RowGeometry& g, const float* x, const float* w,
+                                                const float* bias, float* y, int64_t oh, int64_t g16) {
+  const __m512 b = _mm512_loadu_ps(bias + g16 * kGroup);
+  const int64_t blocks = std::min<int64_t>(4, g.outBlocks - g16 * 4);
+  float* yRow = y + g16 * 4 * g.yBlockStride + oh * g.OW * 4;
+  int64_t ow = 0;
+  for (; ow < g.owLo; ++ow) convPixel<C>(g, x, w, b, yRow, blocks, oh, ow);
+  const int64_t step = g.sw * 4;
+  for (; ow + 4 <= g.owHi; ow += 4) {
+    __m512 a0 = b, a1 = b, a2 = b, a3 = b;
+    for (int64_t kh = 0; kh < g.KH; ++kh) {
+      const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+      if (ih < 0 || ih >= g.H) continue;
+      const float* xr = x + (ih * g.W + ow * g.sw - g.pw) * 4;
+      for (int64_t kw = 0; kw < g.KW; ++kw) {
+        const float* xp = xr + kw * g.dw * 4;
+        const float* wp = w + (kh * g.KW + kw) * C * kGroup;
+        for (int c = 0; c < C; ++c) {
+          const __m512 wv = _mm512_loadu_ps(wp + c * kGroup);
+          a0 = _mm512_fmadd_ps(_mm512_set1_ps(xp[c]), wv, a0);
+          a1 = _mm512_fmadd_ps(_mm512_set1_ps(xp[step + c]), wv, a1);
+          a2 = _mm512_fmadd_ps(_mm512_set1_ps(xp[2 * step + c]), wv, a2);
+          a3 = _mm512_fmadd_ps(_mm512_set1_ps(xp[3 * step + c]), wv, a3);
+        }
+      }
+    }
+    // a_p holds pixel p's blocks 0..3; block q of pixels 0..3 is 16 contiguous floats of y
+    // (maskz: the plain shuffle's undefined pass-through trips GCC 12's uninitialised check).
+    const __m512 t0 = _mm512_maskz_shuffle_f32x4(0xFFFF, a0, a1, 0x44), t1 = _mm512_maskz_shuffle_f32x4(0xFFFF, a0, a1, 0xEE);
+    const __m512 t2 = _mm512_maskz_shuffle_f32x4(0xFFFF, a2, a3, 0x44), t3 = _mm512_maskz_shuffle_f32x4(0xFFFF, a2, a3, 0xEE);
+    const __m512 out[4] = {_mm512_maskz_shuffle_f32x4(0xFFFF, t0, t2, 0x88), _mm512_maskz_shuffle_f32x4(0xFFFF, t0, t2, 0xDD),
+                           _mm512_maskz_shuffle_f32x4(0xFFFF, t1, t3, 0x88), _mm512_maskz_shuffle_f32x4(0xFFFF, t1, t3, 0xDD)};
+    for (int64_t q = 0; q < blocks; ++q) _mm512_storeu_ps(yRow + q * g.yBlockStride + ow * 4, out[q]);
+  }
+  for (; ow < g.OW; ++ow) convPixel<C>(g, x, w, b, yRow, blocks, oh, ow);
+}
+#endif
+
+}  // namespace
+
+bool FewChannelConv::suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y) {
+#ifdef TESSERA_FEW_CHANNELS_X86
+  return cpuIsa() == CpuIsa::kAvx512 && c.window.rank == 2 && c.group == 1 && c.inChannels <= 4 && x.packed &&
+         y.packed;
+#else
+  (void)c, (void)x, (void)y;
+  return false;
+#endif
+}
+
+void FewChannelConv::plan(PackedConstants& cache, const ConvShape& c, const ChannelAddressing& x,
+                          const ChannelAddressing& y, const Tensor* w) {
+  shape_ = c;
+  xAddr_ = x;
+  yAddr_ = y;
+  groups16_ = (c.outChannels + kGroup - 1) / kGroup;
+  const WindowGeometry& g = c.window;
+  const int64_t taps = g.kernel[0] * g.kernel[1], C = c.inChannels, M = c.outChannels;
+  // Columns whose taps all fall inside x: iw = ow*sw - pw + kw*dw within [0, W).
+  owLo_ = std::min<int64_t>((g.padBegin[1] + g.stride[1] - 1) / g.stride[1], g.output[1]);
+  const int64_t last = g.input[1] - 1 - (g.kernel[1] - 1) * g.dilation[1] + g.padBegin[1];
+  owHi_ = std::max(owLo_, std::min<int64_t>(last >= 0 ? last / g.stride[1] + 1 : 0, g.output[1]));
+  weights_.plan(cache, {w}, "FewChannelConv C" + std::to_string(C) + " M" + std::to_string(M),
+                groups16_ * taps * C * kGroup, [w, taps, C, M](float* dst) {
+                  const float* src = w->data<float>();
+                  for (int64_t m = 0; m < M; ++m)
+                    for (int64_t ch = 0; ch < C; ++ch)
+                      for (int64_t t = 0; t < taps; ++t)
+                        dst[(((m / kGroup) * taps + t) * C + ch) * kGroup + m % kGroup] = src[(m * C + ch) * taps + t];
+                });
+  bias_.assign(groups16_ * kGroup, 0.f);
+}
+
+void FewChannelConv::run(ThreadPool& pool, const float* x, const float* bias, float* y, const FusedActivation& act) {
+#ifdef TESSERA_FEW_CHANNELS_X86
+  const float* w = weights_.get();
+  for (int64_t m = 0; m < shape_.outChannels; ++m) bias_[m] = bias ? bias[m] : 0.f;
+  const WindowGeometry& wg = shape_.window;
+  RowGeometry g;
+  g.H = wg.input[0], g.W = wg.input[1], g.OH = wg.output[0], g.OW = wg.output[1];
+  g.KH = wg.kernel[0], g.KW = wg.kernel[1], g.sh = wg.stride[0], g.sw = wg.stride[1];
+  g.dh = wg.dilation[0], g.dw = wg.dilation[1], g.ph = wg.padBegin[0], g.pw = wg.padBegin[1];
+  g.outBlocks = channelBlocks(shape_.outChannels);
+  g.yBlockStride = yAddr_.spatial * 4;
+  g.owLo = owLo_;
+  g.owHi = owHi_;
+  const int64_t C = shape_.inChannels, taps = g.KH * g.KW, rows = shape_.batch * groups16_ * g.OH;
+  pool.parallelFor(rows, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t oh = r % g.OH, g16 = (r / g.OH) % groups16_, n = r / (g.OH * groups16_);
+      const float* xb = x + n * xAddr_.batchStride;
+      const float* wg16 = w + g16 * taps * C * kGroup;
+      float* yb = y + n * yAddr_.batchStride;
+      switch (C) {
+        case 1: convRow<1>(g, xb, wg16, bias_.data(), yb, oh, g16); break;
+        case 2: convRow<2>(g, xb, wg16, bias_.data(), yb, oh, g16); break;
+        case 3: convRow<3>(g, xb, wg16, bias_.data(), yb, oh, g16); break;
+        default: convRow<4>(g, xb, wg16, bias_.data(), yb, oh, g16); break;
+      }
+      const int64_t blocks = std::min<int64_t>(4, g.outBlocks - g16 * 4);
+      for (int64_t q = 0; q < blocks; ++q)  // the row, still in cache
+        applyFusedActivation(act, yb + (g16 * 4 + q) * g.yBlockStride + oh * g.OW * 4, g.OW * 4);
+    }
+  }, 4);
+#else
+  (void)pool, (void)x, (void)bias, (void)y, (void)act;
+#endif
+}
+
+}  // namespace tessera
