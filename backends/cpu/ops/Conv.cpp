@@ -104,6 +104,27 @@ class CpuConv final : public Execution {
     while (tileRows_ > 24 && shape_.batch * shape_.group * tilesPerGroup(tileRows_) < threads)
       tileRows_ = (tileRows_ / 2 + 5) / 6 * 6;
     tasks_ = shape_.batch * shape_.group * tilesPerGroup(tileRows_);
+    // Pointwise convs may also split their output channels, so that the threads get equal
+    // shares (rec's 480 -> 480 at 6x80 is 5 tiles: 3 and 2). im2col convs do not: each share
+    // would gather its rows again.
+    colChunk_ = shape_.outPerGroup();
+    colChunks_ = 1;
+    if (direct_) {
+      const int64_t panel = gemmPanelWidth(), rowTasks = tasks_;
+      auto idle = [&](int64_t t) { return static_cast<double>((t + threads - 1) / threads * threads) / t; };
+      double best = idle(rowTasks);
+      for (int64_t c = 2; c <= 8; ++c) {
+        const int64_t width = ((shape_.outPerGroup() + c - 1) / c + panel - 1) / panel * panel;
+        if (width < 2 * panel) break;
+        const int64_t chunks = (shape_.outPerGroup() + width - 1) / width;
+        if (idle(rowTasks * chunks) < best - 1e-9) {
+          best = idle(rowTasks * chunks);
+          colChunk_ = width;
+          colChunks_ = chunks;
+        }
+      }
+      tasks_ = rowTasks * colChunks_;
+    }
     workers_ = static_cast<int>(std::min<int64_t>(threads, tasks_));
     scratchPerWorker_ = tileRows_ * (colWidth() + shape_.outPerGroup() + 1) + taps_;
     scratch_.assign(scratchPerWorker_ * std::max(workers_, 1), 0.f);
@@ -174,6 +195,8 @@ class CpuConv final : public Execution {
 
   void runTask(int64_t task, const float* x, const float* bias, float* y, int64_t worker) {
     const int64_t tiles = tilesPerGroup(tileRows_);
+    const int64_t n0 = (task % colChunks_) * colChunk_, n1 = std::min(shape_.outPerGroup(), n0 + colChunk_);
+    task /= colChunks_;
     const int64_t tile = task % tiles;
     const int64_t g = (task / tiles) % shape_.group;
     const int64_t n = task / (tiles * shape_.group);
@@ -200,12 +223,12 @@ class CpuConv final : public Execution {
     args.packedB = packedB_ + g * gemmPackedBSize(K_, outPerGroup);
     args.C = product;
     args.ldc = outPerGroup;
-    gemmPackedTile(args, 0, rows, 0, outPerGroup);
+    gemmPackedTile(args, 0, rows, n0, n1);
 
     float* yBatch = y + n * yAddr_.batchStride;
     if (yAddr_.packed && outPerGroup % kChannelPack == 0) {
       // Whole output blocks: 4 adjacent product columns are one NC4HW4 pixel.
-      for (int64_t m = 0; m < outPerGroup; m += kChannelPack) {
+      for (int64_t m = n0; m < n1; m += kChannelPack) {
         const int64_t oc = g * outPerGroup + m;
         float b[kChannelPack];
         for (int l = 0; l < kChannelPack; ++l) b[l] = bias ? bias[oc + l] : 0.f;
@@ -216,7 +239,7 @@ class CpuConv final : public Execution {
       }
       return;
     }
-    for (int64_t m = 0; m < outPerGroup; ++m) {
+    for (int64_t m = n0; m < n1; ++m) {
       const int64_t oc = g * outPerGroup + m;
       const float b = bias ? bias[oc] : 0.f;
       float* dst = yBatch + yChannel_[oc] + p0 * yAddr_.spatialStride;
@@ -327,6 +350,7 @@ class CpuConv final : public Execution {
   std::vector<int64_t> relativeTap_;          // tap offsets from the window corner
   int64_t taps_ = 1, K_ = 0, positions_ = 0;
   int64_t tileRows_ = kTileRows, tasks_ = 0, scratchPerWorker_ = 0;
+  int64_t colChunk_ = 0, colChunks_ = 1;  // output channels per task, and the shares
   int workers_ = 1;
   enum class KOrder { kChannelTap, kTapChannel, kRowBlock };
   KOrder order_ = KOrder::kChannelTap;
