@@ -70,18 +70,15 @@ Status CpuBackend::onReleaseBuffer(Tensor* t, StorageType storage) {
 void CpuBackend::onClearBuffers() {
   dynamicTensors_.clear();
   planner_.reset();
-  arena_.reset();
 }
 
 void CpuBackend::onResizeBegin() { onClearBuffers(); }
 
 namespace {
-// A plan's arena and where its tensors lie in it; the tensors keep pointing into the arena,
-// which this state keeps alive.
+// A plan's memory plan: where its tensors lie in the backend's arena.
 struct CpuPlanState final : Backend::PlanState {
   MemoryPlanner planner;
   std::vector<std::pair<Tensor*, MemoryPlanner::Block>> dynamicTensors;
-  std::shared_ptr<void> arena;
 };
 }  // namespace
 
@@ -89,7 +86,6 @@ std::unique_ptr<Backend::PlanState> CpuBackend::onSavePlan() {
   auto s = std::make_unique<CpuPlanState>();
   s->planner = std::move(planner_);
   s->dynamicTensors = std::move(dynamicTensors_);
-  s->arena = std::move(arena_);
   onClearBuffers();
   return s;
 }
@@ -98,17 +94,21 @@ void CpuBackend::onRestorePlan(std::unique_ptr<PlanState> state) {
   auto* s = static_cast<CpuPlanState*>(state.get());
   planner_ = std::move(s->planner);
   dynamicTensors_ = std::move(s->dynamicTensors);
-  arena_ = std::move(s->arena);
+  // The arena may have grown (and moved) since this plan was made; it is never smaller.
+  for (auto& tb : dynamicTensors_) tb.first->setHostData(static_cast<uint8_t*>(arena_.get()) + tb.second.offset);
 }
 
 Status CpuBackend::onResizeEnd() {
   const size_t bytes = planner_.peakBytes();
-  void* p = std::aligned_alloc(64, bytes / 64 * 64 + 64);
-  if (!p) return Status::outOfMemory("CPU: cannot allocate the " + std::to_string(bytes) +
-                                     "-byte arena for intermediate tensors");
-  arena_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+  if (!arena_ || arenaBytes_ < bytes) {
+    void* p = std::aligned_alloc(64, bytes / 64 * 64 + 64);
+    if (!p) return Status::outOfMemory("CPU: cannot allocate the " + std::to_string(bytes) +
+                                       "-byte arena for intermediate tensors");
+    arena_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+    arenaBytes_ = bytes;
+  }
   for (auto& tb : dynamicTensors_)
-    tb.first->setHostData(static_cast<uint8_t*>(p) + tb.second.offset);
+    tb.first->setHostData(static_cast<uint8_t*>(arena_.get()) + tb.second.offset);
   return Status::ok();
 }
 

@@ -1,5 +1,6 @@
 // The CPU backend: the reference every other backend is checked against. Host memory,
-// a thread pool, and a planning allocator that packs DYNAMIC tensors into one arena.
+// a thread pool, and a planning allocator that packs DYNAMIC tensors into one arena, which
+// every plan of the Session shares.
 #pragma once
 #include <memory>
 #include <vector>
@@ -27,6 +28,7 @@ class CpuBackend final : public Backend {
   void onResizeBegin() override;
   Status onResizeEnd() override;
   size_t plannedPeakBytes() const override { return planner_.peakBytes(); }
+  uint64_t sharedPlanBytes() const override { return arenaBytes_; }
   bool canSavePlans() const override { return true; }
   std::unique_ptr<PlanState> onSavePlan() override;
   void onRestorePlan(std::unique_ptr<PlanState> state) override;
@@ -40,7 +42,11 @@ class CpuBackend final : public Backend {
   std::unique_ptr<ThreadPool> pool_;
   MemoryPlanner planner_;
   std::vector<std::pair<Tensor*, MemoryPlanner::Block>> dynamicTensors_;
+  // Intermediate tensors of every plan, one plan running at a time (Session runs one call at
+  // a time): sized for the largest plan so far, so the plans a Session keeps share one arena
+  // that stays in cache as input shapes change.
   std::shared_ptr<void> arena_;
+  size_t arenaBytes_ = 0;
   PackedConstants packedConstants_;  // shared by every plan of the Session
 };
 

@@ -93,8 +93,6 @@ struct SavedPlan {
   std::map<std::string, Tensor*> inputTensors, outputTensors;
   PlacementReport report;
   uint64_t staticBytes = 0;
-
-  uint64_t bytes() const { return report.plannedPeakBytes + staticBytes; }
 };
 
 }  // namespace
@@ -238,8 +236,13 @@ Session::PlanCacheStats Session::planCache() const {
   std::lock_guard<std::mutex> lock(impl_->callMutex);
   PlanCacheStats s = impl_->cacheStats;
   s.kept = static_cast<int>(impl_->keptPlans.size()) + (impl_->planned ? 1 : 0);
-  s.keptBytes = impl_->planned ? impl_->report.plannedPeakBytes + impl_->staticBytes : 0;
-  for (const auto& p : impl_->keptPlans) s.keptBytes += p->bytes();
+  // Plans whose intermediate tensors live in one arena shared by all (the CPU's) count it
+  // once; otherwise each plan counts its own peak.
+  uint64_t shared = 0;
+  for (const auto& b : impl_->backends) shared += b->sharedPlanBytes();
+  auto planBytes = [shared](uint64_t peak, uint64_t fixed) { return shared ? fixed : peak + fixed; };
+  s.keptBytes = shared + (impl_->planned ? planBytes(impl_->report.plannedPeakBytes, impl_->staticBytes) : 0);
+  for (const auto& p : impl_->keptPlans) s.keptBytes += planBytes(p->report.plannedPeakBytes, p->staticBytes);
   for (const auto& b : impl_->backends) {
     s.weightPackings += b->sharedConstantPackings();
     s.packedWeightBytes += b->sharedConstantBytes();

@@ -149,6 +149,9 @@ class Backend {
 
   // Bytes of DYNAMIC memory the last plan needs at its peak.
   virtual size_t plannedPeakBytes() const { return 0; }
+  // Bytes of DYNAMIC memory that every plan shares (0: each plan has its own, counted per
+  // plan from plannedPeakBytes).
+  virtual uint64_t sharedPlanBytes() const { return 0; }
 
   // Plan caching (SessionOptions::planCacheSize): a backend that can set its per-plan state
   // (memory arenas, recorded commands) aside says so; the Session then takes that state

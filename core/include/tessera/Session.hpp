@@ -92,7 +92,8 @@ class Session {
     int64_t plansMade = 0;   // planned from scratch
     int64_t plansReused = 0; // a kept plan used again for shapes seen before
     int kept = 0;            // plans held now, the one in use included
-    uint64_t keptBytes = 0;  // their tensor memory: arenas and static inputs/outputs
+    uint64_t keptBytes = 0;  // their tensor memory: arenas (the CPU's shared by all plans) and
+                             // static inputs/outputs
     // Constant weights packed for the kernels, once per Session and shared by every plan.
     uint64_t weightPackings = 0;
     uint64_t packedWeightBytes = 0;
