@@ -313,6 +313,8 @@ TEST(ConvTransposeOp, Sweep) {
   // start mid-block, one output channel, dilation, pads and output_padding (outputs only the
   // bias reaches).
   runConvTransposeCase({2, 24, 5, 7}, 24, 1, {{2, 2}, {2, 2}, {1, 1}, {0, 0}, {0, 0}}, {0, 0}, true, 405);
+  // Groups of whole input blocks, the second starting at channel 8: x read in place.
+  runConvTransposeCase({2, 16, 3, 5}, 6, 2, {{2, 2}, {2, 2}, {1, 1}, {0, 0}, {0, 0}}, {0, 0}, true, 409);
   runConvTransposeCase({1, 6, 4, 5}, 6, 2, {{2, 3}, {3, 3}, {1, 1}, {1, 0}, {0, 1}}, {1, 0}, true, 406);
   runConvTransposeCase({2, 9, 5, 6}, 1, 1, {{2, 2}, {2, 2}, {1, 1}, {0, 0}, {0, 0}}, {0, 0}, true, 407);
   runConvTransposeCase({1, 6, 3, 4}, 4, 2, {{2, 2}, {2, 3}, {1, 2}, {0, 1}, {1, 0}}, {1, 2}, false, 408);

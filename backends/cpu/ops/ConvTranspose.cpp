@@ -208,23 +208,31 @@ class CpuConvTranspose final : public Execution {
     float* a = scratch_.data() + worker * scratchPerWorker_;
     float* product = a + tileRows_ * inPerGroup;
     const float* xb = x + n * xAddr_.batchStride;
-    // Whole input blocks are one 4-float copy per position.
     const int64_t c0 = g * inPerGroup;
-    const int64_t blockChannels = xAddr_.packed && c0 % kChannelPack == 0 ? inPerGroup / kChannelPack * kChannelPack : 0;
-    for (int64_t c = 0; c < blockChannels; c += kChannelPack) {
-      const float* src = xb + xAddr_.channel(c0 + c) + p0 * kChannelPack;
-      for (int64_t r = 0; r < rows; ++r) storeFloat4(a + r * inPerGroup + c, loadFloat4(src + r * kChannelPack));
-    }
-    for (int64_t c = blockChannels; c < inPerGroup; ++c) {
-      const float* src = xb + xAddr_.channel(c0 + c) + p0 * xAddr_.spatialStride;
-      for (int64_t r = 0; r < rows; ++r) a[r * inPerGroup + c] = src[r * xAddr_.spatialStride];
-    }
     GemmArgs args;
     args.M = rows;
     args.N = colWidth_;
     args.K = inPerGroup;
-    args.A = a;
-    args.lda = inPerGroup;
+    if (xAddr_.packed && c0 % kChannelPack == 0 && inPerGroup % kChannelPack == 0) {
+      // The group's channels are whole NC4HW4 blocks: the GEMM reads them in place.
+      args.A = xb + xAddr_.channel(c0) + p0 * kChannelPack;
+      args.lda = kChannelPack;
+      args.aBlockStride = xAddr_.spatial * kChannelPack;
+    } else {
+      // Gathered into [positions x C/group], whole input blocks one 4-float copy per position.
+      const int64_t blockChannels =
+          xAddr_.packed && c0 % kChannelPack == 0 ? inPerGroup / kChannelPack * kChannelPack : 0;
+      for (int64_t c = 0; c < blockChannels; c += kChannelPack) {
+        const float* src = xb + xAddr_.channel(c0 + c) + p0 * kChannelPack;
+        for (int64_t r = 0; r < rows; ++r) storeFloat4(a + r * inPerGroup + c, loadFloat4(src + r * kChannelPack));
+      }
+      for (int64_t c = blockChannels; c < inPerGroup; ++c) {
+        const float* src = xb + xAddr_.channel(c0 + c) + p0 * xAddr_.spatialStride;
+        for (int64_t r = 0; r < rows; ++r) a[r * inPerGroup + c] = src[r * xAddr_.spatialStride];
+      }
+      args.A = a;
+      args.lda = inPerGroup;
+    }
     args.packedB = packedB_ + g * gemmPackedBSize(inPerGroup, colWidth_);
     args.C = product;
     args.ldc = colWidth_;
