@@ -9,6 +9,7 @@
 #include "tessera/Graph.hpp"
 #include "tessera/Status.hpp"
 #include "tessera/Tensor.hpp"
+#include "tessera/ValueNeeds.hpp"
 
 namespace tessera {
 
@@ -35,9 +36,11 @@ inline Status constantIntInput(const Node& node, const Tensor* t, const std::str
   if (t->dtype() != DataType::kI64 && t->dtype() != DataType::kI32)
     return Status::invalid(node.label() + ": the '" + role + "' input " + t->describe() +
                            " must be int64 (or int32)");
-  if (!readIntValues(*t, out))
+  if (!readIntValues(*t, out)) {
+    noteValueNeeded(t);
     return Status::unsupported(node.label() + ": needs a constant '" + role + "' input, but " +
                                t->describe() + " is only known at run time");
+  }
   return Status::ok();
 }
 

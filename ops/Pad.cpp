@@ -1,4 +1,5 @@
 #include "ops/Pad.hpp"
+#include "tessera/ValueNeeds.hpp"
 
 #include <algorithm>
 
@@ -29,9 +30,11 @@ Status resolvePads(const PadParams& p, const Shape& x, const Tensor* padsInput, 
   std::vector<int64_t> pads;
   if (p.padsFromInput) {
     if (!padsInput) return Status::invalid("input 'pads' is required");
-    if (!padsInput->data())
+    if (!padsInput->data()) {
+      noteValueNeeded(padsInput);
       return Status::invalid("the values of input 'pads' are not known when planning: it must be a constant "
                              "(or computed from constants)");
+    }
     if (padsInput->dtype() != DataType::kI64)
       return Status::invalid(std::string("input 'pads' must be int64 but is ") + dataTypeName(padsInput->dtype()));
     pads.assign(padsInput->data<int64_t>(), padsInput->data<int64_t>() + padsInput->elementCount());

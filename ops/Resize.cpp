@@ -1,4 +1,5 @@
 #include "ops/Resize.hpp"
+#include "tessera/ValueNeeds.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -60,9 +61,11 @@ namespace {
 bool present(const Tensor* t) { return t && t->elementCount() > 0; }
 
 Status readValues(const Tensor* t, const char* name, size_t want, std::vector<double>* out) {
-  if (!t->data())
+  if (!t->data()) {
+    noteValueNeeded(t);
     return Status::invalid(std::string("the values of input '") + name +
                            "' are not known when planning: it must be a constant (or computed from constants)");
+  }
   if (static_cast<size_t>(t->elementCount()) != want)
     return Status::invalid(std::string("input '") + name + "' has " + std::to_string(t->elementCount()) +
                            " values but X has rank " + std::to_string(want / (std::string(name) == "roi" ? 2 : 1)));

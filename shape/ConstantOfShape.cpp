@@ -2,6 +2,7 @@
 // at resize time (an initializer, or computed from constants / input shapes).
 #include "ops/ConstantOfShape.hpp"
 #include "shape/BroadcastShape.hpp"
+#include "tessera/ValueNeeds.hpp"
 
 namespace tessera {
 namespace {
@@ -16,6 +17,7 @@ Status constantOfShapeShape(ShapeContext& ctx) {
                      shapeToString(s->shape()) + "; it must be a 1-D int64 tensor");
   }
   if (!s->data()) {
+    noteValueNeeded(s);
     // Unsupported rather than invalid: the model is fine, the engine plans shapes up front.
     return Status::unsupported(ctx.node.label() + ": the output shape is the value of " +
                                inputName(ctx, 0) + ", which is not known when the graph is "

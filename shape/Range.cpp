@@ -2,6 +2,7 @@
 // be known when the graph is planned.
 #include "ops/Range.hpp"
 #include "shape/BroadcastShape.hpp"
+#include "tessera/ValueNeeds.hpp"
 
 namespace tessera {
 namespace {
@@ -25,6 +26,7 @@ Status rangeShape(ShapeContext& ctx) {
                        dataTypeName(ctx.input(0)->dtype()));
     }
     if (!t->data()) {
+      noteValueNeeded(t);
       // Unsupported rather than invalid: the model is fine, the engine plans shapes up front.
       return Status::unsupported(ctx.node.label() + ": the output length depends on the value "
                                  "of " + std::string(names[i]) + " " + inputName(ctx, i) +

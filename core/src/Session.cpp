@@ -17,6 +17,7 @@
 
 #include "tessera/CustomOp.hpp"
 #include "tessera/Registry.hpp"
+#include "tessera/ValueNeeds.hpp"
 
 namespace tessera {
 
@@ -137,8 +138,10 @@ struct Session::Impl {
   Status planOnce(const std::map<std::string, Shape>& inputShapes);
   std::unique_ptr<Execution> createExecution(Backend* b, const Node& node, const Tensors& in, const Tensors& out);
   const Node* failedNode = nullptr;
+  std::vector<std::string> neededValues;  // inputs of failedNode whose values its planning needs
   Status planNode(const Node& node);
-  bool addSpecializations(const Node& failed, const std::map<std::string, Tensor>& feeds);
+  // Specializes the graph inputs behind neededValues on their values in `feeds`.
+  bool addSpecializations(const std::map<std::string, Tensor>& feeds);
   bool specializedValuesChanged(const std::map<std::string, Tensor>& feeds) const;
   Status fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs);
   // `dt` kUnknown: the value's graph dtype.
@@ -265,7 +268,7 @@ Status Session::Impl::plan(const std::map<std::string, Shape>& inputShapes,
   ++cacheStats.plansMade;
   for (;;) {
     Status st = planOnce(inputShapes);
-    if (st.isOk() || !feeds || !failedNode || !addSpecializations(*failedNode, *feeds)) return st;
+    if (st.isOk() || !feeds || !failedNode || !addSpecializations(*feeds)) return st;
   }
 }
 
@@ -436,6 +439,7 @@ Status Session::Impl::fold(const Node& node, std::vector<const Tensor*>& inputs,
 }
 
 Status Session::Impl::planNode(const Node& node) {
+  neededValues.clear();
   std::vector<const Tensor*> inputs;
   bool allConstant = true;
   for (const std::string& name : node.inputs) {
@@ -453,7 +457,18 @@ Status Session::Impl::planNode(const Node& node) {
                                " opset " + std::to_string(node.opset) + " is not implemented");
   std::vector<Tensor> outs(node.outputs.size());
   ShapeContext ctx{node, inputs, outs, Tensor()};
-  TESSERA_RETURN_IF_ERROR((*fn)(ctx));
+  std::vector<const Tensor*> needed;
+  Status shaped;
+  {
+    ValueNeedsRecorder recorder(&needed);
+    shaped = (*fn)(ctx);
+  }
+  if (!shaped.isOk()) {
+    for (const Tensor* t : needed)
+      for (size_t i = 0; i < inputs.size(); ++i)
+        if (inputs[i] == t) neededValues.push_back(node.inputs[i]);
+    return shaped;
+  }
   for (size_t i = 0; i < outs.size(); ++i) {
     outs[i].setName(node.outputs[i]);
     for (int64_t d : outs[i].shape())
@@ -700,18 +715,20 @@ Status Session::Impl::acquireStatic(Tensor* t) {
   return t->backend()->onAcquireBuffer(t, StorageType::kStatic);
 }
 
-// Inputs of `failed` that are small, not constant and computed only from graph inputs are
-// shape-defining values; the graph inputs they come from get specialized. False when there
-// is nothing new to specialize (the failure is then a real error).
-bool Session::Impl::addSpecializations(const Node& failed, const std::map<std::string, Tensor>& feeds) {
+// The inputs of the node that failed whose values its planning needs (it named them through
+// noteValueNeeded, tessera/ValueNeeds.hpp): the graph inputs they are computed from get
+// specialized. Data inputs are never specialized. False when there is nothing new to
+// specialize (the failure is then a real error).
+bool Session::Impl::addSpecializations(const std::map<std::string, Tensor>& feeds) {
   std::map<std::string, const Node*> producer;
   for (const Node& n : graph->nodes) for (const auto& o : n.outputs) producer[o] = &n;
   bool added = false;
+  // Only the inputs whose values the node's planning said it needs (ValueNeeds.hpp), traced
+  // back to the graph inputs they are computed from.
   std::vector<std::string> work;
-  for (const std::string& in : failed.inputs) {
+  for (const std::string& in : neededValues) {
     auto v = values.find(in);
     if (in.empty() || v == values.end() || v->second.constant) continue;
-    if (v->second.logical.rank() > 1 || v->second.logical.elementCount() > 64) continue;
     work.push_back(in);
   }
   std::set<std::string> seen;

@@ -1,7 +1,8 @@
 // The Session's plan cache (SessionOptions::planCacheSize): a repeated input shape reuses its
 // plan with nothing re-planned and gives the same outputs as a fresh Session; the bound
 // holds (least recently used dropped first); inputs whose values define shapes re-plan when
-// those values change, and come back to the kept plan when they return.
+// those values change, and come back to the kept plan when they return; data inputs are
+// never specialized.
 #include <gtest/gtest.h>
 
 #include "support/OpTest.hpp"
@@ -157,6 +158,34 @@ TEST(PlanCache, ShapeDefiningInputValuesSelectTheirPlan) {
   }
   EXPECT_EQ(s->planCache().plansMade, 3);  // {3, 4} came back to its kept plan
   EXPECT_EQ(s->planCache().plansReused, 1);
+}
+
+// Only inputs whose values planning needs are specialized (tessera/ValueNeeds.hpp): a small
+// 1-D data input next to Reshape's run-time target stays a run-time tensor, so the Reshape
+// is not folded and new data values reuse the plan; a new target re-plans.
+TEST(PlanCache, DataInputsAreNeverSpecialized) {
+  GraphBuilder gb;
+  const std::string x = gb.input("x", DataType::kF32, {4});
+  const std::string shape = gb.input("shape", DataType::kI64, {2});
+  gb.output(gb.op1("Reshape", {x, shape}));
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(gb.build(&g).isOk());
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
+  struct Run { uint32_t seed; Shape target; };
+  for (const Run& r : {Run{1, {2, 2}}, Run{2, {2, 2}}, Run{3, {4, 1}}}) {
+    const Tensor xv = randomTensor({4}, r.seed);
+    std::map<std::string, Tensor> outs;
+    const Status st = s->run({{"x", xv}, {"shape", tensorFromInts({2}, {r.target[0], r.target[1]})}}, &outs);
+    ASSERT_TRUE(st.isOk()) << st.message();
+    const Tensor& y = outs.begin()->second;
+    ASSERT_EQ(y.shape(), r.target);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(y.data<float>()[i], xv.data<float>()[i]);
+    bool reshapeRan = false;
+    for (const auto& n : s->report().nodes) reshapeRan = reshapeRan || (n.opType == "Reshape" && !n.folded);
+    EXPECT_TRUE(reshapeRan) << "the Reshape was folded: its data input was specialized";
+  }
+  EXPECT_EQ(s->planCache().plansMade, 2);  // new x values reuse the plan; the new target does not
 }
 
 }  // namespace
