@@ -18,6 +18,19 @@ PackedConstants::Packed PackedConstants::get(const std::vector<const Tensor*>& s
     entry.sources.push_back(t->hostOwner());
   }
   std::lock_guard<std::mutex> lock(mutex_);
+  // Entries whose sources nothing else holds any more (constants folded by a plan the
+  // Session has dropped) can never be asked for again: drop them, so a long-lived Session
+  // fed ever new shapes does not grow. Executions still using a packed copy keep it alive.
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    bool orphan = false;
+    for (const auto& s : it->second.sources) orphan = orphan || s.use_count() == 1;
+    if (!orphan) {
+      ++it;
+      continue;
+    }
+    bytes_ -= it->second.packed->size() * sizeof(float);
+    it = entries_.erase(it);
+  }
   auto found = entries_.find({addresses, key});
   if (found != entries_.end()) return found->second.packed;
   entry.packed = std::make_shared<std::vector<float>>(floats, 0.f);

@@ -4,7 +4,8 @@
 //
 // An entry is keyed by the source tensors' host memory and a text naming the packing (the op
 // and every size that decides the packed form), and keeps the sources' memory alive, so an
-// address cannot be reused for other contents while its entry lives. Sources that do not
+// address cannot be reused for other contents while its entry lives; an entry whose sources
+// nothing else holds (a constant folded by a dropped plan) is dropped. Sources that do not
 // own their memory are not shared: the caller packs into a buffer of its own.
 #pragma once
 #include <cstdint>
@@ -29,7 +30,7 @@ class PackedConstants {
              const std::function<void(float*)>& pack);
 
   uint64_t bytes() const;     // of every packed copy held
-  uint64_t packings() const;  // how many were made (each once)
+  uint64_t packings() const;  // how many were made (each once, unless its entry was dropped)
 
  private:
   struct Entry {

@@ -114,6 +114,35 @@ TEST(PlanCache, ConstantWeightsArePackedOncePerSession) {
   }
 }
 
+// Weights folded at planning (here Transpose of an initializer) are new tensors in every
+// plan: their packings are dropped with the plans, so ever new shapes do not grow the
+// Session.
+TEST(PlanCache, PackingsOfFoldedWeightsGoWithTheirPlans) {
+  GraphBuilder gb;
+  const std::string x = gb.input("x", DataType::kF32, {1, 4, -1, -1});
+  Attributes perm;
+  perm.setInts("perm", {1, 0, 2, 3});
+  const std::string w = gb.op1("Transpose", {gb.constant("wt", randomTensor({4, 8, 3, 3}, 7))}, perm);
+  Attributes pad;
+  pad.setInts("pads", {1, 1, 1, 1});
+  gb.output(gb.op1("Conv", {x, w}, pad));
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(gb.build(&g).isOk());
+  SessionOptions o;
+  o.planCacheSize = 2;
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, o, &s).isOk());
+  uint64_t first = 0;
+  for (int h = 3; h < 13; ++h) {
+    std::map<std::string, Tensor> outs;
+    ASSERT_TRUE(s->run({{"x", randomTensor({1, 4, h, 5}, h)}}, &outs).isOk());
+    if (!first) first = s->planCache().packedWeightBytes;
+    EXPECT_LE(s->planCache().packedWeightBytes, 3 * first) << "height " << h;  // the kept plans' and one more
+  }
+  EXPECT_GT(first, 0u);
+  EXPECT_GE(s->planCache().weightPackings, 10u);  // one per plan: each folds its own weights
+}
+
 TEST(PlanCache, TheBoundHoldsLeastRecentlyUsedFirst) {
   const std::shared_ptr<Graph> g = convGraph();
   SessionOptions o;
