@@ -21,6 +21,7 @@ constexpr int kGroup = 16;  // output channels per vector
 // Everything one output row needs.
 struct RowGeometry {
   int64_t H, W, OH, OW, KH, KW, sh, sw, dh, dw, ph, pw;
+  int64_t px, cs;  // x's pixel and channel strides: 4 and 1 (NC4HW4), or 1 and H*W (NCHW)
   int64_t outBlocks, yBlockStride, owLo, owHi;
 };
 
@@ -42,9 +43,10 @@ __attribute__((target("avx512f"))) void convPixel(const RowGeometry& g, const fl
     for (int64_t kw = 0; kw < g.KW; ++kw) {
       const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
       if (iw < 0 || iw >= g.W) continue;
-      const float* xp = x + (ih * g.W + iw) * 4;
+      const float* xp = x + (ih * g.W + iw) * g.px;
       const float* wp = w + (kh * g.KW + kw) * C * kGroup;
-      for (int c = 0; c < C; ++c) acc = _mm512_fmadd_ps(_mm512_set1_ps(xp[c]), _mm512_loadu_ps(wp + c * kGroup), acc);
+      for (int c = 0; c < C; ++c)
+        acc = _mm512_fmadd_ps(_mm512_set1_ps(xp[c * g.cs]), _mm512_loadu_ps(wp + c * kGroup), acc);
     }
   }
   storePixel(acc, yRow + ow * 4, g.yBlockStride, blocks);
@@ -59,22 +61,23 @@ __attribute__((target("avx512f"))) void convRow(const RowGeometry& g, const floa
   float* yRow = y + g16 * 4 * g.yBlockStride + oh * g.OW * 4;
   int64_t ow = 0;
   for (; ow < g.owLo; ++ow) convPixel<C>(g, x, w, b, yRow, blocks, oh, ow);
-  const int64_t step = g.sw * 4;
+  const int64_t step = g.sw * g.px;
   for (; ow + 4 <= g.owHi; ow += 4) {
     __m512 a0 = b, a1 = b, a2 = b, a3 = b;
     for (int64_t kh = 0; kh < g.KH; ++kh) {
       const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
       if (ih < 0 || ih >= g.H) continue;
-      const float* xr = x + (ih * g.W + ow * g.sw - g.pw) * 4;
+      const float* xr = x + (ih * g.W + ow * g.sw - g.pw) * g.px;
       for (int64_t kw = 0; kw < g.KW; ++kw) {
-        const float* xp = xr + kw * g.dw * 4;
+        const float* xk = xr + kw * g.dw * g.px;
         const float* wp = w + (kh * g.KW + kw) * C * kGroup;
         for (int c = 0; c < C; ++c) {
           const __m512 wv = _mm512_loadu_ps(wp + c * kGroup);
-          a0 = _mm512_fmadd_ps(_mm512_set1_ps(xp[c]), wv, a0);
-          a1 = _mm512_fmadd_ps(_mm512_set1_ps(xp[step + c]), wv, a1);
-          a2 = _mm512_fmadd_ps(_mm512_set1_ps(xp[2 * step + c]), wv, a2);
-          a3 = _mm512_fmadd_ps(_mm512_set1_ps(xp[3 * step + c]), wv, a3);
+          const float* xp = xk + c * g.cs;
+          a0 = _mm512_fmadd_ps(_mm512_set1_ps(xp[0]), wv, a0);
+          a1 = _mm512_fmadd_ps(_mm512_set1_ps(xp[step]), wv, a1);
+          a2 = _mm512_fmadd_ps(_mm512_set1_ps(xp[2 * step]), wv, a2);
+          a3 = _mm512_fmadd_ps(_mm512_set1_ps(xp[3 * step]), wv, a3);
         }
       }
     }
@@ -92,14 +95,18 @@ __attribute__((target("avx512f"))) void convRow(const RowGeometry& g, const floa
 
 }  // namespace
 
-bool FewChannelConv::suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y) {
+bool FewChannelConv::takes(const ConvShape& c) {
 #ifdef TESSERA_FEW_CHANNELS_X86
-  return cpuIsa() == CpuIsa::kAvx512 && c.window.rank == 2 && c.group == 1 && c.inChannels <= 4 && x.packed &&
-         y.packed;
+  return cpuIsa() == CpuIsa::kAvx512 && c.window.rank == 2 && c.group == 1 && c.inChannels <= 4;
 #else
-  (void)c, (void)x, (void)y;
+  (void)c;
   return false;
 #endif
+}
+
+bool FewChannelConv::suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y) {
+  (void)x;  // either layout
+  return takes(c) && y.packed;
 }
 
 void FewChannelConv::plan(PackedConstants& cache, const ConvShape& c, const ChannelAddressing& x,
@@ -134,6 +141,8 @@ void FewChannelConv::run(ThreadPool& pool, const float* x, const float* bias, fl
   g.H = wg.input[0], g.W = wg.input[1], g.OH = wg.output[0], g.OW = wg.output[1];
   g.KH = wg.kernel[0], g.KW = wg.kernel[1], g.sh = wg.stride[0], g.sw = wg.stride[1];
   g.dh = wg.dilation[0], g.dw = wg.dilation[1], g.ph = wg.padBegin[0], g.pw = wg.padBegin[1];
+  g.px = xAddr_.packed ? 4 : 1;
+  g.cs = xAddr_.packed ? 1 : g.H * g.W;
   g.outBlocks = channelBlocks(shape_.outChannels);
   g.yBlockStride = yAddr_.spatial * 4;
   g.owLo = owLo_;

@@ -18,7 +18,10 @@ class ThreadPool;
 
 class FewChannelConv {
  public:
-  // 2-D, one group, 1-4 input channels, NC4HW4 in and out, and the AVX-512 kernels in use.
+  // 2-D, one group, 1-4 input channels, and the AVX-512 kernels in use: the Conv then asks
+  // for x as it comes (NCHW, as a user's image does: no conversion into NC4HW4 before it).
+  static bool takes(const ConvShape& c);
+  // And y in NC4HW4 (x in either layout).
   static bool suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y);
 
   // At resize: the weights (`w` [M, C, KH, KW]) as [M/16][tap][C][16], shared by the

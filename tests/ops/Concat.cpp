@@ -84,8 +84,11 @@ TEST(ConcatOp, ChannelsOfPackedTensors) {
       for (int64_t i = 0; i < 35; ++i) sum += expected.data<float>()[(n * 18 + ch) * 35 + i];
       EXPECT_NEAR(pooled.data<float>()[n * 18 + ch], sum / 35, 1e-4 + 1e-4 * std::abs(sum / 35));
     }
-  // Copies: x packed once; the five outputs unpacked; none into or out of Concat.
-  EXPECT_EQ(s->report().conversions.size(), 6u) << s->report().toString();
+  // Copies: the five outputs unpacked; none into or out of Concat. (x is packed once for the
+  // convs, or read as it is where they take 3-channel input directly: ConvFewChannels.)
+  size_t notOfX = 0;
+  for (const std::string& c : s->report().conversions) notOfX += c.rfind("copy '" + in + "'", 0) == 0 ? 0 : 1;
+  EXPECT_EQ(notOfX, 5u) << s->report().toString();
 }
 
 TEST(ConcatOp, RejectsMismatchedShapes) {

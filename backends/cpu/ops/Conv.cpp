@@ -34,6 +34,10 @@ class CpuConv final : public Execution {
   void selectLayouts(const std::vector<Layout>&, const Tensors& inputs, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
     selectPackedData(inputs, true, in, out);
+    ConvShape s;
+    if (inputs[0]->rank() == 4 && resolveConv(params_, inputs[0]->shape(), inputs[1]->shape(), &s).isOk() &&
+        FewChannelConv::takes(s))
+      (*in)[0] = Layout::kNCHW;  // read where it lies: a 3-channel image gains nothing from packing
   }
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
