@@ -21,8 +21,16 @@ file(GLOB TESSERA_OPENCL_SOURCES CONFIGURE_DEPENDS
 
 set(TESSERA_OPENCL_GEN_DIR ${TESSERA_GEN_DIR}/opencl)
 set(TESSERA_OPENCL_CODEGEN ${CMAKE_SOURCE_DIR}/tools/codegen/opencl_kernels.py)
+# One generated header per program (kernels/<program>.hpp) and one .cpp with every source;
+# the generator rewrites a file only when its content changes, and Ninja re-checks outputs
+# after a custom command (restat), so adding a program rebuilds only the C++ that uses it.
+set(TESSERA_OPENCL_GEN_HEADERS ${TESSERA_OPENCL_GEN_DIR}/kernels/headers.hpp)
+foreach(cl ${TESSERA_OPENCL_KERNELS})
+  get_filename_component(stem ${cl} NAME_WE)
+  list(APPEND TESSERA_OPENCL_GEN_HEADERS ${TESSERA_OPENCL_GEN_DIR}/kernels/${stem}.hpp)
+endforeach()
 add_custom_command(
-  OUTPUT ${TESSERA_OPENCL_GEN_DIR}/OpenClKernels.hpp ${TESSERA_OPENCL_GEN_DIR}/OpenClKernels.cpp
+  OUTPUT ${TESSERA_OPENCL_GEN_HEADERS} ${TESSERA_OPENCL_GEN_DIR}/OpenClKernels.cpp
   COMMAND Python3::Interpreter ${TESSERA_OPENCL_CODEGEN} --out-dir ${TESSERA_OPENCL_GEN_DIR}
           ${TESSERA_OPENCL_KERNELS} ${TESSERA_OPENCL_KERNEL_HEADERS}
   DEPENDS ${TESSERA_OPENCL_CODEGEN} ${TESSERA_OPENCL_KERNELS} ${TESSERA_OPENCL_KERNEL_HEADERS}

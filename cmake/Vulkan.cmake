@@ -36,8 +36,19 @@ set(TESSERA_VK_GEN ${TESSERA_GEN_DIR}/vulkan)
 # A new kernel is picked up at the next build (CONFIGURE_DEPENDS re-globs).
 file(GLOB TESSERA_VK_SHADERS CONFIGURE_DEPENDS
   ${CMAKE_SOURCE_DIR}/shaders/vulkan/*.comp ${CMAKE_SOURCE_DIR}/shaders/vulkan/*.glsl)
+# One generated header per kernel file (its identifiers) and one .cpp with every binary; the
+# generator rewrites a file only when its content changes, and Ninja re-checks outputs after
+# a custom command (restat), so adding a kernel rebuilds only the C++ that includes it.
+set(TESSERA_VK_GEN_HEADERS "")
+foreach(comp ${TESSERA_VK_SHADERS})
+  if(comp MATCHES "\\.comp$")
+    get_filename_component(stem ${comp} NAME_WE)
+    string(REGEX REPLACE "[^A-Za-z0-9_]" "_" stem ${stem})
+    list(APPEND TESSERA_VK_GEN_HEADERS ${TESSERA_VK_GEN}/shaders/${stem}.hpp)
+  endif()
+endforeach()
 add_custom_command(
-  OUTPUT ${TESSERA_VK_GEN}/VulkanShaders.hpp ${TESSERA_VK_GEN}/VulkanShaders.cpp
+  OUTPUT ${TESSERA_VK_GEN_HEADERS} ${TESSERA_VK_GEN}/VulkanShaders.cpp
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tools/codegen/vulkan_shaders.py
           --src ${CMAKE_SOURCE_DIR}/shaders/vulkan --out ${TESSERA_VK_GEN}
           --glslang ${TESSERA_GLSLANG} --spirv-val ${TESSERA_SPIRV_VAL}

@@ -1,4 +1,5 @@
 #include "backends/opencl/ConvWeights.hpp"
+#include "kernels/conv.hpp"
 
 namespace tessera {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "OpenClKernels.hpp"
+#include "kernels/headers.hpp"
 #include "backends/opencl/OpenClBackend.hpp"
 #include "tessera/OpenClKernel.hpp"
 
@@ -56,7 +56,7 @@ Status buildOpenClProgram(Backend* backend, const std::string& name, const std::
   if (source.empty()) return Status::invalid("custom OpenCL program '" + name + "': empty source");
   // #line keeps the build log's line numbers those of the user's source.
   const std::string text =
-      prelude ? std::string(opencl::headerSource(opencl::HeaderId::kNc4)) + "\n#line 1\n" + source : source;
+      prelude ? std::string(opencl::headers::nc4) + "\n#line 1\n" + source : source;
   cl_program program = nullptr;
   TESSERA_RETURN_IF_ERROR(cl->runtime().programs().build(cacheName(name), text, options.text(), &program));
   out->name_ = name;

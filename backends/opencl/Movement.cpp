@@ -1,4 +1,5 @@
 #include "backends/opencl/Movement.hpp"
+#include "kernels/reshape.hpp"
 
 namespace tessera {
 

@@ -44,7 +44,7 @@ Status OpenClExecution::addKernel(const opencl::KernelId& id, const KernelOption
   // Tuning results are keyed by the kernel, its options and its program's source hash (and,
   // through the results file, the device and driver): a changed kernel is tuned again.
   k->tuneKey_ = std::string(id.name) + "#" +
-                opencl::hex64(opencl::fnv1a64(text, opencl::programSource(id.program).hash));
+                opencl::hex64(opencl::fnv1a64(text, id.program->hash));
   kernels_.push_back(std::move(k));
   *out = kernels_.back().get();
   return Status::ok();

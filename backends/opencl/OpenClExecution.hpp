@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "OpenClKernels.hpp"
+#include "backends/opencl/KernelSource.hpp"
 #include "backends/opencl/OpenClBackend.hpp"
 #include "tessera/Backend.hpp"
 

@@ -38,8 +38,7 @@ ProgramCacheStats ProgramCache::stats() const {
   return stats_;
 }
 
-Status ProgramCache::get(ProgramId id, const std::string& options, cl_program* out) {
-  const ProgramSource& src = programSource(id);
+Status ProgramCache::get(const ProgramSource& src, const std::string& options, cl_program* out) {
   return buildUncached(src.name, src.source, src.hash, options, out);
 }
 
@@ -50,12 +49,12 @@ Status ProgramCache::build(const std::string& name, const std::string& source,
 
 Status ProgramCache::kernel(const KernelId& id, const std::string& options, cl_kernel* out) {
   cl_program program = nullptr;
-  TESSERA_RETURN_IF_ERROR(get(id.program, options, &program));
+  TESSERA_RETURN_IF_ERROR(get(*id.program, options, &program));
   cl_int err = CL_SUCCESS;
   *out = clCreateKernel(program, id.name, &err);
   if (err != CL_SUCCESS)
     return Status::internal(std::string("OpenCL kernel '") + id.name + "' of program '" +
-                            programSource(id.program).name + "': " + errorName(err));
+                            id.program->name + "': " + errorName(err));
   return Status::ok();
 }
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "OpenClKernels.hpp"
+#include "backends/opencl/KernelSource.hpp"
 #include "tessera/Status.hpp"
 
 namespace tessera {
@@ -31,7 +31,7 @@ class ProgramCache {
   ~ProgramCache();
 
   // The built program of an embedded kernel file with these options.
-  Status get(ProgramId id, const std::string& options, cl_program* out);
+  Status get(const ProgramSource& src, const std::string& options, cl_program* out);
   // A program from any source (custom kernels, tests): `name` names it in errors.
   Status build(const std::string& name, const std::string& source, const std::string& options,
                cl_program* out);

@@ -5,6 +5,7 @@
 
 #include "backends/opencl/OpenClBackend.hpp"
 #include "backends/opencl/OpenClExecution.hpp"
+#include "kernels/convert.hpp"
 
 namespace tessera {
 namespace {

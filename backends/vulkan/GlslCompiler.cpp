@@ -7,7 +7,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "vulkan/VulkanShaders.hpp"
+#include "backends/vulkan/ShaderBinary.hpp"
 
 namespace tessera {
 namespace vulkan {

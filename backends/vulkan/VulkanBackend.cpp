@@ -262,7 +262,7 @@ Status VulkanBackend::dispatch(vkshaders::ShaderId shader, const std::vector<Vul
   if (fp16_) shader = vkshaders::fp16Of(shader);
   VkPipeline pipe;
   TESSERA_RETURN_IF_ERROR(ctx_->pipeline(shader, static_cast<int>(buffers.size()), imageMaskOf(buffers), &pipe));
-  return record(pipe, vkshaders::binary(shader).name, buffers, params, count, label, timer);
+  return record(pipe, shader->name, buffers, params, count, label, timer);
 }
 
 Status VulkanBackend::dispatch(const std::vector<uint32_t>& spirv, const std::string& kernelName,

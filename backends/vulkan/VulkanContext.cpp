@@ -398,7 +398,7 @@ Status VulkanContext::init(const VulkanDeviceInfo& info) {
     for (uint8_t b : info.cacheUuid) { char h[3]; std::snprintf(h, sizeof h, "%02x", b); uuid += h; }
     std::snprintf(name, sizeof name, "/pipelines-%04x-%04x-%08x-%s-%016llx.pipelinecache", info.vendorId,
                   info.deviceId, info.driverVersion, uuid.c_str(),
-                  static_cast<unsigned long long>(vkshaders::kAllShadersHash));
+                  static_cast<unsigned long long>(vkshaders::allShadersHash()));
     cachePath_ = dir + name;
     // Our header (key, size, checksum) guards the file; the driver's own header must also
     // name this device, or the data goes nowhere near vkCreatePipelineCache.
@@ -524,11 +524,11 @@ bool VulkanContext::storageImageFormat(VkFormat format) const {
 Status VulkanContext::pipeline(vkshaders::ShaderId id, int bindings, uint32_t imageMask, VkPipeline* out) {
   VkPipelineLayout layout = pipelineLayout(bindings, imageMask);
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto key = std::make_pair(static_cast<uint32_t>(id), Signature{bindings, imageMask});
+  const auto key = std::make_pair(id, Signature{bindings, imageMask});
   auto it = pipelines_.find(key);
   if (it != pipelines_.end()) { *out = it->second; return Status::ok(); }
-  const vkshaders::ShaderBinary& bin = vkshaders::binary(id);
-  VkShaderModule& module = modules_[static_cast<uint32_t>(id)];
+  const vkshaders::ShaderBinary& bin = *id;
+  VkShaderModule& module = modules_[id];
   if (module == VK_NULL_HANDLE) {
     VkShaderModuleCreateInfo mi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     mi.codeSize = bin.wordCount * 4;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "tessera/Status.hpp"
-#include "vulkan/VulkanShaders.hpp"
+#include "backends/vulkan/ShaderBinary.hpp"
 
 namespace tessera {
 
@@ -109,8 +109,8 @@ class VulkanContext {
   using Signature = std::pair<int, uint32_t>;  // (bindings, imageMask)
   std::map<Signature, VkDescriptorSetLayout> setLayouts_;
   std::map<Signature, VkPipelineLayout> pipelineLayouts_;
-  std::map<std::pair<uint32_t, Signature>, VkPipeline> pipelines_;
-  std::map<uint32_t, VkShaderModule> modules_;
+  std::map<std::pair<vkshaders::ShaderId, Signature>, VkPipeline> pipelines_;
+  std::map<vkshaders::ShaderId, VkShaderModule> modules_;
   std::map<std::pair<std::vector<uint32_t>, Signature>, std::pair<VkShaderModule, VkPipeline>> customPipelines_;
   Status createPipeline(VkShaderModule module, VkPipelineLayout layout, const std::string& name, VkPipeline* out);
 };

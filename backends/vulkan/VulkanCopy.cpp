@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "backends/vulkan/VulkanBackend.hpp"
+#include "vulkan/shaders/image_convert.hpp"
+#include "vulkan/shaders/layout_convert.hpp"
 
 namespace tessera {
 namespace {
@@ -72,8 +74,8 @@ class VulkanTransfer final : public Execution {
                                             static_cast<uint32_t>(device->rank() > 1 ? device->dim(1) : 1),
                                             static_cast<uint32_t>(spatialOf(device->shape()))};
       const ShaderId kernel =
-          upload_ ? (packedHost ? ShaderId::layout_convert_UP_NCHW : ShaderId::layout_convert_UP_SAME)
-                  : (packedHost ? ShaderId::layout_convert_DOWN_NC4HW4 : ShaderId::layout_convert_DOWN_SAME);
+          upload_ ? (packedHost ? vkshaders::layout_convert_UP_NCHW : vkshaders::layout_convert_UP_SAME)
+                  : (packedHost ? vkshaders::layout_convert_DOWN_NC4HW4 : vkshaders::layout_convert_DOWN_SAME);
       TESSERA_RETURN_IF_ERROR(vk.dispatch(kernel, upload_ ? std::vector<VulkanBinding>{stage, tensor}
                                                           : std::vector<VulkanBinding>{tensor, stage},
                                           params, total, label, &timer_));
@@ -102,7 +104,7 @@ class VulkanTransfer final : public Execution {
     const bool fromImage = src->layout() == Layout::kNC4HW4 && dst->layout() == Layout::kNCHW;
     if (!toImage && !fromImage)
       return Status::unsupported("Vulkan: no device conversion " + src->describe() + " -> " + dst->describe());
-    return dispatchImage(vk, toImage ? ShaderId::image_convert_FROM_NCHW : ShaderId::image_convert_TO_NCHW,
+    return dispatchImage(vk, toImage ? vkshaders::image_convert_FROM_NCHW : vkshaders::image_convert_TO_NCHW,
                          VulkanBackend::binding(src), VulkanBackend::binding(dst), src->shape(), label);
   }
 
@@ -119,12 +121,12 @@ class VulkanTransfer final : public Execution {
     const VulkanBinding stage{staging_->buffer, 0, staging_->size};
     const VulkanBinding image = VulkanBackend::binding(device);
     if (upload_)
-      TESSERA_RETURN_IF_ERROR(dispatchImage(vk, packed ? ShaderId::image_convert_FROM_PACKED_F32
-                                                       : ShaderId::image_convert_FROM_NCHW_F32,
+      TESSERA_RETURN_IF_ERROR(dispatchImage(vk, packed ? vkshaders::image_convert_FROM_PACKED_F32
+                                                       : vkshaders::image_convert_FROM_NCHW_F32,
                                             stage, image, device->shape(), label));
     else
-      TESSERA_RETURN_IF_ERROR(dispatchImage(vk, packed ? ShaderId::image_convert_TO_PACKED_F32
-                                                       : ShaderId::image_convert_TO_NCHW_F32,
+      TESSERA_RETURN_IF_ERROR(dispatchImage(vk, packed ? vkshaders::image_convert_TO_PACKED_F32
+                                                       : vkshaders::image_convert_TO_NCHW_F32,
                                             image, stage, device->shape(), label));
     return afterDownload(vk, dst, device);
   }

@@ -7,6 +7,7 @@
 
 #include "backends/vulkan/VulkanBackend.hpp"
 #include "tessera/Registry.hpp"
+#include "vulkan/shaders/strided_copy.hpp"
 
 namespace tessera {
 namespace vkops {
@@ -115,7 +116,7 @@ inline Status stridedCopy(VulkanExecution& exec, const VulkanBinding& x,
   push6(p, mods, 1);
   p.push_back(u32(inOffset));
   p.push_back(u32(outOffset));
-  return exec.dispatch(vkshaders::ShaderId::strided_copy, {x, y}, p, count);
+  return exec.dispatch(vkshaders::strided_copy, {x, y}, p, count);
 }
 
 }  // namespace vkops

@@ -29,3 +29,4 @@ add_test(NAME onnx_node_all_no_crash_opencl
   COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/conformance/check_no_crash.py
           --tessera $<TARGET_FILE:tessera_cli> --backend opencl)
 set_tests_properties(onnx_node_all_no_crash_opencl PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+add_test(NAME opencl_codegen COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/opencl/check_codegen.py)

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Checks tools/codegen/vulkan_shaders.py on its own: declared variants and precisions become
-typed identifiers, and a shader error fails with glslang's message and the file's name."""
+typed identifiers in a header per kernel file, adding a kernel leaves the other headers
+untouched, and a shader error fails with glslang's message and the file's name."""
 import os
 import shutil
 import subprocess
@@ -26,11 +27,29 @@ def main():
         if r.returncode != 0:
             print("FAIL: the generator rejected a valid kernel:\n" + r.stderr)
             return 1
-        hpp = open(os.path.join(out, "VulkanShaders.hpp")).read()
-        for ident in ("probe_ONE,", "probe_TWO,", "probe_ONE_FP16,", "probe_TWO_FP16,"):
-            if ident not in hpp:
-                print("FAIL: %s missing from the generated enum" % ident)
+        hpp = open(os.path.join(out, "shaders", "probe.hpp")).read()
+        for ident in ("probe_ONE", "probe_TWO", "probe_ONE_FP16", "probe_TWO_FP16"):
+            if "extern const ShaderId %s;" % ident not in hpp:
+                print("FAIL: %s missing from the generated shaders/probe.hpp" % ident)
                 return 1
+        cpp = open(os.path.join(out, "VulkanShaders.cpp")).read()
+        if 'extern const ShaderId probe_ONE = &kBinaries[' not in cpp:
+            print("FAIL: probe_ONE is not defined in VulkanShaders.cpp")
+            return 1
+        # Adding a kernel leaves the other kernels' headers untouched (so nothing that
+        # includes them is rebuilt).
+        before = os.stat(os.path.join(out, "shaders", "probe.hpp")).st_mtime_ns
+        with open(os.path.join(src, "second.comp"), "w") as f:
+            f.write("#version 450\n#extension GL_GOOGLE_include_directive : require\n#include \"common.glsl\"\n"
+                    "TENSOR_OUT(0, y);\nvoid main() { y[gid()] = ST(3.0); }\n")
+        r = subprocess.run([sys.executable, GEN, "--src", src, "--out", out], capture_output=True, text=True)
+        if r.returncode != 0 or not os.path.exists(os.path.join(out, "shaders", "second.hpp")):
+            print("FAIL: a second kernel was not generated:\n" + r.stderr)
+            return 1
+        if os.stat(os.path.join(out, "shaders", "probe.hpp")).st_mtime_ns != before:
+            print("FAIL: adding a kernel rewrote another kernel's header")
+            return 1
+        os.remove(os.path.join(src, "second.comp"))
         with open(os.path.join(src, "broken.comp"), "w") as f:
             f.write("#version 450\nvoid main() { no_such_thing = 1; }\n")
         r = subprocess.run([sys.executable, GEN, "--src", src, "--out", out], capture_output=True, text=True)

@@ -6,6 +6,7 @@
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/BatchNormalization.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/norm.hpp"
 
 namespace tessera {
 namespace {

@@ -4,6 +4,8 @@
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Binary.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/binary.hpp"
+#include "kernels/unary.hpp"
 
 namespace tessera {
 namespace {

@@ -5,6 +5,7 @@
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Clip.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/unary.hpp"
 
 namespace tessera {
 namespace {

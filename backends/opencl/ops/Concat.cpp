@@ -4,6 +4,8 @@
 #include "backends/opencl/Movement.hpp"
 #include "ops/Concat.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/concat.hpp"
+#include "kernels/reshape.hpp"
 
 namespace tessera {
 namespace {

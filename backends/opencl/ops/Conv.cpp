@@ -7,6 +7,7 @@
 #include "backends/opencl/ConvWeights.hpp"
 #include "ops/Conv.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/conv.hpp"
 
 namespace tessera {
 namespace {

@@ -3,6 +3,7 @@
 #include "backends/opencl/Movement.hpp"
 #include "ops/Gather.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/reshape.hpp"
 
 namespace tessera {
 namespace {

@@ -3,6 +3,7 @@
 #include "ops/Gemm.hpp"
 #include "ops/MatMul.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/matmul.hpp"
 
 namespace tessera {
 namespace {

@@ -4,6 +4,7 @@
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/GridSample.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/grid_sample.hpp"
 
 namespace tessera {
 namespace {

@@ -2,6 +2,7 @@
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/InstanceNormalization.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/norm.hpp"
 
 namespace tessera {
 namespace {

@@ -2,6 +2,7 @@
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/LRN.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/norm.hpp"
 
 namespace tessera {
 namespace {

@@ -3,6 +3,7 @@
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/LayerNormalization.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/norm.hpp"
 
 namespace tessera {
 namespace {

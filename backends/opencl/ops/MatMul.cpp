@@ -5,6 +5,7 @@
 #include "backends/opencl/Movement.hpp"
 #include "ops/MatMul.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/matmul.hpp"
 
 namespace tessera {
 namespace {

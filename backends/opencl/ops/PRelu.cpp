@@ -1,6 +1,7 @@
 // OpenCL PRelu (f32, plain buffers): the binary kernel with OP_PRELU; the slope broadcasts.
 #include "backends/opencl/Movement.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/binary.hpp"
 
 namespace tessera {
 namespace {

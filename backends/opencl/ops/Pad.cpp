@@ -3,6 +3,7 @@
 #include "backends/opencl/Movement.hpp"
 #include "ops/Pad.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/pad.hpp"
 
 namespace tessera {
 namespace {

@@ -3,6 +3,7 @@
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Pool.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/pool.hpp"
 
 namespace tessera {
 namespace {

@@ -3,6 +3,7 @@
 #include "backends/opencl/Movement.hpp"
 #include "ops/Reduce.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/reduce.hpp"
 
 namespace tessera {
 namespace {

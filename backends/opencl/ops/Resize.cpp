@@ -6,6 +6,7 @@
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Resize.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/resize.hpp"
 
 namespace tessera {
 namespace {

@@ -2,6 +2,7 @@
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Softmax.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/softmax.hpp"
 
 namespace tessera {
 namespace {

@@ -2,6 +2,7 @@
 #include "backends/opencl/Movement.hpp"
 #include "ops/Split.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/reshape.hpp"
 
 namespace tessera {
 namespace {

@@ -3,6 +3,7 @@
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Unary.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/unary.hpp"
 
 namespace tessera {
 namespace {

@@ -2,6 +2,7 @@
 // broadcasting of all three inputs, on plain buffers.
 #include "backends/opencl/Movement.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/reshape.hpp"
 
 namespace tessera {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/BatchNormalization.hpp"
+#include "vulkan/shaders/batchnorm.hpp"
 
 namespace tessera {
 namespace {
@@ -35,13 +36,13 @@ class VulkanBatchNorm final : public VulkanExecution {
         p[0] = vkops::u32(g.width() * g.height());
         p.push_back(vkops::u32(g.h));
         p.push_back(vkops::u32(g.w));
-        return dispatch(vkshaders::ShaderId::batchnorm_FOLDED_IMAGE,
+        return dispatch(vkshaders::batchnorm_FOLDED_IMAGE,
                         {VulkanBackend::binding(in[0]), table, VulkanBackend::binding(out[0])}, p, g.width() * g.height());
       }
-      return dispatch(vkshaders::ShaderId::batchnorm_FOLDED,
+      return dispatch(vkshaders::batchnorm_FOLDED,
                       {VulkanBackend::binding(in[0]), table, VulkanBackend::binding(out[0])}, p, n);
     }
-    return dispatch(vkshaders::ShaderId::batchnorm_FULL,
+    return dispatch(vkshaders::batchnorm_FULL,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]), VulkanBackend::binding(in[2]),
                      VulkanBackend::binding(in[3]), VulkanBackend::binding(in[4]), VulkanBackend::binding(out[0])},
                     p, n);

@@ -5,6 +5,7 @@
 // Kernel: shaders/vulkan/binary.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Binary.hpp"
+#include "vulkan/shaders/binary.hpp"
 
 namespace tessera {
 namespace {
@@ -49,7 +50,7 @@ class VulkanBinary final : public VulkanExecution {
       vkops::push6(p, as);
       vkops::push6(p, bs);
       p.push_back(floatBits(scale));
-      TESSERA_RETURN_IF_ERROR(dispatch(vkshaders::ShaderId::binary_PLAIN,
+      TESSERA_RETURN_IF_ERROR(dispatch(vkshaders::binary_PLAIN,
                                        {VulkanBackend::binding(a), VulkanBackend::binding(in[k]),
                                         VulkanBackend::binding(out[0])}, p, (n + 3) / 4));
     }
@@ -69,9 +70,9 @@ class VulkanBinary final : public VulkanExecution {
     p.resize(21, 0u);
     p.push_back(floatBits(mean_ ? 0.5f : 1.f));
     using vkshaders::ShaderId;
-    const ShaderId kernel = in[0]->layout() != Layout::kNC4HW4   ? ShaderId::binary_IMAGE_SCALAR_A
-                            : in[1]->layout() != Layout::kNC4HW4 ? ShaderId::binary_IMAGE_SCALAR_B
-                                                                 : ShaderId::binary_IMAGE;
+    const ShaderId kernel = in[0]->layout() != Layout::kNC4HW4   ? vkshaders::binary_IMAGE_SCALAR_A
+                            : in[1]->layout() != Layout::kNC4HW4 ? vkshaders::binary_IMAGE_SCALAR_B
+                                                                 : vkshaders::binary_IMAGE;
     return dispatch(kernel, {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]), VulkanBackend::binding(out[0])},
                     p, pixels);
   }

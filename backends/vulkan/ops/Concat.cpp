@@ -4,6 +4,7 @@
 // Kernels: shaders/vulkan/image_place.comp, strided_copy.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Concat.hpp"
+#include "vulkan/shaders/image_place.hpp"
 
 namespace tessera {
 namespace {
@@ -47,7 +48,7 @@ class VulkanConcat final : public VulkanExecution {
       for (int64_t v : {gx.c, gx.h, gx.w, gy.c, gy.h, gy.w}) p.push_back(vkops::u32(v));
       for (int64_t v : at) p.push_back(vkops::u32(v));
       if (t->elementCount() > 0)
-        TESSERA_RETURN_IF_ERROR(dispatch(vkshaders::ShaderId::image_place,
+        TESSERA_RETURN_IF_ERROR(dispatch(vkshaders::image_place,
                                          {VulkanBackend::binding(t), VulkanBackend::binding(out)}, p,
                                          gx.width() * gx.height()));
       offset += t->dim(static_cast<int>(axis_));

@@ -5,6 +5,8 @@
 #include "backends/vulkan/ops/ConvWeights.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
 #include "ops/Conv.hpp"
+#include "vulkan/shaders/conv.hpp"
+#include "vulkan/shaders/conv_weights.hpp"
 
 namespace tessera {
 namespace {
@@ -22,11 +24,11 @@ ConvKind kindOf(const ConvShape& cs) {
 
 ShaderId shaderOf(ConvKind k, bool image) {
   switch (k) {
-    case ConvKind::kGemm: return image ? ShaderId::conv_GEMM_IMAGE : ShaderId::conv_GEMM;
-    case ConvKind::kDepthwise: return image ? ShaderId::conv_DEPTHWISE_IMAGE : ShaderId::conv_DEPTHWISE;
+    case ConvKind::kGemm: return image ? vkshaders::conv_GEMM_IMAGE : vkshaders::conv_GEMM;
+    case ConvKind::kDepthwise: return image ? vkshaders::conv_DEPTHWISE_IMAGE : vkshaders::conv_DEPTHWISE;
     case ConvKind::kGeneric: break;
   }
-  return image ? ShaderId::conv_GENERIC_IMAGE : ShaderId::conv_GENERIC;
+  return image ? vkshaders::conv_GENERIC_IMAGE : vkshaders::conv_GENERIC;
 }
 
 class VulkanConv final : public VulkanExecution {
@@ -80,8 +82,8 @@ class VulkanConv final : public VulkanExecution {
             vk(), vkops::packConvWeights(in[1]->data<float>(), packing, cs.outChannels, cg, k, 0, floats), &weights));
       } else {
         TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * (vk().fp16() ? 2 : 4), &weights));
-        TESSERA_RETURN_IF_ERROR(dispatch(kind == ConvKind::kGemm ? ShaderId::conv_weights_GEMM
-                                                                 : ShaderId::conv_weights_DEPTHWISE,
+        TESSERA_RETURN_IF_ERROR(dispatch(kind == ConvKind::kGemm ? vkshaders::conv_weights_GEMM
+                                                                 : vkshaders::conv_weights_DEPTHWISE,
                                          {VulkanBackend::binding(in[1]), weights},
                                          {vkops::u32(floats), vkops::u32(cs.outChannels), vkops::u32(cg), vkops::u32(k)},
                                          floats));

@@ -5,6 +5,8 @@
 #include "backends/vulkan/ops/ConvWeights.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
 #include "ops/Conv.hpp"
+#include "vulkan/shaders/conv_transpose.hpp"
+#include "vulkan/shaders/conv_weights.hpp"
 
 namespace tessera {
 namespace {
@@ -56,14 +58,14 @@ class VulkanConvTranspose final : public VulkanExecution {
             &weights));
       } else {
         TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * (vk().fp16() ? 2 : 4), &weights));
-        TESSERA_RETURN_IF_ERROR(dispatch(ShaderId::conv_weights_TRANSPOSED, {VulkanBackend::binding(in[1]), weights},
+        TESSERA_RETURN_IF_ERROR(dispatch(vkshaders::conv_weights_TRANSPOSED, {VulkanBackend::binding(in[1]), weights},
                                          {vkops::u32(floats), vkops::u32(cs.outChannels), vkops::u32(cg),
                                           vkops::u32(k), vkops::u32(mg)},
                                          floats));
       }
     }
-    const ShaderId kernel = gemm ? (images_ ? ShaderId::conv_transpose_GEMM_IMAGE : ShaderId::conv_transpose_GEMM)
-                                 : (images_ ? ShaderId::conv_transpose_GENERIC_IMAGE : ShaderId::conv_transpose_GENERIC);
+    const ShaderId kernel = gemm ? (images_ ? vkshaders::conv_transpose_GEMM_IMAGE : vkshaders::conv_transpose_GEMM)
+                                 : (images_ ? vkshaders::conv_transpose_GENERIC_IMAGE : vkshaders::conv_transpose_GENERIC);
     return dispatch(kernel,
                     {VulkanBackend::binding(in[0]), weights, hasBias ? VulkanBackend::binding(in[2]) : weights,
                      VulkanBackend::binding(out[0])},

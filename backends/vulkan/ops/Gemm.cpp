@@ -3,6 +3,7 @@
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Gemm.hpp"
 #include "ops/MatMul.hpp"
+#include "vulkan/shaders/matmul.hpp"
 
 namespace tessera {
 namespace {
@@ -44,7 +45,7 @@ class VulkanGemm final : public VulkanExecution {
                                vkops::u32(cCol),
                                0u};
     for (int k = 0; k < 12; ++k) p.push_back(k < 4 ? 1u : 0u);
-    return dispatch(vkshaders::ShaderId::matmul,
+    return dispatch(vkshaders::matmul,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]),
                      VulkanBackend::binding(c ? c : in[0]), VulkanBackend::binding(out[0])}, p, blocks);
   }

@@ -2,6 +2,7 @@
 // Kernel: shaders/vulkan/grid_sample.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/GridSample.hpp"
+#include "vulkan/shaders/grid_sample.hpp"
 
 namespace tessera {
 namespace {
@@ -17,7 +18,7 @@ class VulkanGridSample final : public VulkanExecution {
     const std::vector<uint32_t> p = {vkops::u32(count), vkops::u32(xs[1]), vkops::u32(xs[2]), vkops::u32(xs[3]),
                                      vkops::u32(ys[2]), vkops::u32(ys[3]), static_cast<uint32_t>(params_.mode),
                                      static_cast<uint32_t>(params_.padding), params_.alignCorners ? 1u : 0u};
-    return dispatch(vkshaders::ShaderId::grid_sample,
+    return dispatch(vkshaders::grid_sample,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]), VulkanBackend::binding(out[0])}, p,
                     count);
   }

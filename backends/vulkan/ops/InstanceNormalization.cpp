@@ -1,6 +1,7 @@
 // Vulkan InstanceNormalization. Kernel: shaders/vulkan/normalize_rows.comp (INSTANCE).
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/InstanceNormalization.hpp"
+#include "vulkan/shaders/normalize_rows.hpp"
 
 namespace tessera {
 namespace {
@@ -14,7 +15,7 @@ class VulkanInstanceNorm final : public VulkanExecution {
     int64_t spatial = 1;
     for (size_t d = 2; d < s.size(); ++d) spatial *= s[d];
     const int64_t rows = s[0] * s[1];
-    return dispatch(vkshaders::ShaderId::normalize_rows_INSTANCE,
+    return dispatch(vkshaders::normalize_rows_INSTANCE,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]), VulkanBackend::binding(in[2]),
                      VulkanBackend::binding(out[0])},
                     {vkops::u32(rows), vkops::u32(spatial), vkops::u32(s[1]), floatBits(eps_), 1u}, rows);

@@ -1,6 +1,7 @@
 // Vulkan LRN across channels. Kernel: shaders/vulkan/lrn.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/LRN.hpp"
+#include "vulkan/shaders/lrn.hpp"
 
 namespace tessera {
 namespace {
@@ -14,7 +15,7 @@ class VulkanLRN final : public VulkanExecution {
     int64_t spatial = 1;
     for (size_t d = 2; d < s.size(); ++d) spatial *= s[d];
     const int64_t n = out[0]->elementCount();
-    return dispatch(vkshaders::ShaderId::lrn, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
+    return dispatch(vkshaders::lrn, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
                     {vkops::u32(n), vkops::u32(s[1]), vkops::u32(spatial), vkops::u32(params_.size),
                      floatBits(params_.alpha), floatBits(params_.beta), floatBits(params_.bias)}, n);
   }

@@ -3,6 +3,7 @@
 // Kernel: shaders/vulkan/normalize_rows.comp (LAYER).
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/LayerNormalization.hpp"
+#include "vulkan/shaders/normalize_rows.hpp"
 
 namespace tessera {
 namespace {
@@ -19,7 +20,7 @@ class VulkanLayerNorm final : public VulkanExecution {
     const bool hasBias = in.size() > 2 && in[2];
     const Tensor* mean = out.size() > 1 && out[1] ? out[1] : nullptr;
     const Tensor* inv = out.size() > 2 && out[2] ? out[2] : nullptr;
-    return dispatch(vkshaders::ShaderId::normalize_rows_LAYER,
+    return dispatch(vkshaders::normalize_rows_LAYER,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]),
                      VulkanBackend::binding(hasBias ? in[2] : in[1]), VulkanBackend::binding(out[0]),
                      VulkanBackend::binding(mean ? mean : out[0]), VulkanBackend::binding(inv ? inv : out[0])},

@@ -2,6 +2,7 @@
 // Kernel: shaders/vulkan/matmul.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/MatMul.hpp"
+#include "vulkan/shaders/matmul.hpp"
 
 namespace tessera {
 namespace {
@@ -41,7 +42,7 @@ class VulkanMatMul final : public VulkanExecution {
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(ms.batch[d]) : 1u);
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(as[d]) : 0u);
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(bs[d]) : 0u);
-    return dispatch(vkshaders::ShaderId::matmul,
+    return dispatch(vkshaders::matmul,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]), VulkanBackend::binding(in[0]),
                      VulkanBackend::binding(out[0])}, p, blocks);
   }

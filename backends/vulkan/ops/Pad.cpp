@@ -1,6 +1,7 @@
 // Vulkan Pad (constant / reflect / edge; constant pads and value). Kernel: shaders/vulkan/pad.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Pad.hpp"
+#include "vulkan/shaders/pad.hpp"
 
 namespace tessera {
 namespace {
@@ -19,7 +20,7 @@ class VulkanPad final : public VulkanExecution {
     vkops::push6(p, begins_);
     p.push_back(mode_ == PadMode::kConstant ? 0u : mode_ == PadMode::kReflect ? 1u : 2u);
     p.push_back(floatBits(value_));
-    return dispatch(vkshaders::ShaderId::pad, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p, n);
+    return dispatch(vkshaders::pad, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p, n);
   }
 
  private:

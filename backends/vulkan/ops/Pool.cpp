@@ -4,6 +4,7 @@
 #include "backends/vulkan/VulkanOps.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
 #include "ops/Pool.hpp"
+#include "vulkan/shaders/pool.hpp"
 
 namespace tessera {
 namespace {
@@ -27,8 +28,8 @@ class VulkanPool final : public VulkanExecution {
     std::vector<uint32_t> p = {vkops::u32(pixels), params_.countIncludePad ? 1u : 0u};
     vkops::pushWindow(p, g, true);
     p.push_back(vkops::u32(in[0]->dim(1)));
-    const ShaderId kernel = params_.isMax() ? (images_ ? ShaderId::pool_MAX_IMAGE : ShaderId::pool_MAX)
-                                            : (images_ ? ShaderId::pool_AVG_IMAGE : ShaderId::pool_AVG);
+    const ShaderId kernel = params_.isMax() ? (images_ ? vkshaders::pool_MAX_IMAGE : vkshaders::pool_MAX)
+                                            : (images_ ? vkshaders::pool_AVG_IMAGE : vkshaders::pool_AVG);
     return dispatch(kernel, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p, pixels);
   }
 

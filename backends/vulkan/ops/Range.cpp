@@ -1,6 +1,7 @@
 // Vulkan Range on f32 (start and delta are known when planning: the output length depends
 // on them). Kernel: shaders/vulkan/range.comp.
 #include "backends/vulkan/VulkanOps.hpp"
+#include "vulkan/shaders/range.hpp"
 
 namespace tessera {
 namespace {
@@ -12,7 +13,7 @@ class VulkanRange final : public VulkanExecution {
 
   Status onResize(const Tensors&, const Tensors& out) override {
     const int64_t n = out[0]->elementCount();
-    return dispatch(vkshaders::ShaderId::range, {VulkanBackend::binding(out[0])},
+    return dispatch(vkshaders::range, {VulkanBackend::binding(out[0])},
                     {vkops::u32(n), floatBits(start_), floatBits(delta_)}, n);
   }
 

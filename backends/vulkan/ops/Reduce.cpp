@@ -1,6 +1,7 @@
 // Vulkan Reduce* (every ReduceKind, any axes, constant axes input). Kernel: shaders/vulkan/reduce.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Reduce.hpp"
+#include "vulkan/shaders/reduce.hpp"
 
 namespace tessera {
 namespace {
@@ -24,7 +25,7 @@ class VulkanReduce final : public VulkanExecution {
     p.push_back(mask);
     p.push_back(static_cast<uint32_t>(kind_));
     p.push_back(vkops::u32(r));
-    return dispatch(vkshaders::ShaderId::reduce, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p, n);
+    return dispatch(vkshaders::reduce, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p, n);
   }
 
  private:

@@ -3,6 +3,7 @@
 // images when the input comes as one. Kernel: shaders/vulkan/resize.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Resize.hpp"
+#include "vulkan/shaders/resize.hpp"
 
 namespace tessera {
 namespace {
@@ -42,7 +43,7 @@ class VulkanResize final : public VulkanExecution {
       for (int64_t v : {gx.c, gx.h, gx.w, gy.h, gy.w, offsets[2], offsets[3]}) p.push_back(vkops::u32(v));
       p.resize(20, 0u);
       p.push_back(floatBits(params_.extrapolationValue));
-      return dispatch(vkshaders::ShaderId::resize_IMAGE, {VulkanBackend::binding(in[0]), taps, VulkanBackend::binding(out[0])},
+      return dispatch(vkshaders::resize_IMAGE, {VulkanBackend::binding(in[0]), taps, VulkanBackend::binding(out[0])},
                       p, gy.width() * gy.height());
     }
     TESSERA_RETURN_IF_ERROR(vk().planConstant(table.data(), table.size() * sizeof(float), &taps));
@@ -52,7 +53,7 @@ class VulkanResize final : public VulkanExecution {
     vkops::push6(p, geometry_.input, 1);
     vkops::push6(p, offsets);
     p.push_back(floatBits(params_.extrapolationValue));
-    return dispatch(vkshaders::ShaderId::resize_PLAIN, {VulkanBackend::binding(in[0]), taps, VulkanBackend::binding(out[0])}, p, n);
+    return dispatch(vkshaders::resize_PLAIN, {VulkanBackend::binding(in[0]), taps, VulkanBackend::binding(out[0])}, p, n);
   }
 
  private:

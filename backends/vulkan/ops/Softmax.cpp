@@ -2,6 +2,7 @@
 // Kernel: shaders/vulkan/softmax.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Softmax.hpp"
+#include "vulkan/shaders/softmax.hpp"
 
 namespace tessera {
 namespace {
@@ -13,7 +14,7 @@ class VulkanSoftmax final : public VulkanExecution {
   Status onResize(const Tensors& in, const Tensors& out) override {
     int64_t outer, n, inner;
     TESSERA_RETURN_IF_ERROR(params_.split3(node_, in[0]->shape(), &outer, &n, &inner));
-    return dispatch(vkshaders::ShaderId::softmax, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
+    return dispatch(vkshaders::softmax, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
                     {vkops::u32(outer * inner), vkops::u32(n), vkops::u32(inner), params_.log ? 1u : 0u},
                     outer * inner);
   }

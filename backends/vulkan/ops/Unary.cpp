@@ -6,6 +6,8 @@
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Clip.hpp"
 #include "ops/Unary.hpp"
+#include "vulkan/shaders/clip.hpp"
+#include "vulkan/shaders/unary.hpp"
 
 namespace tessera {
 namespace {
@@ -28,11 +30,11 @@ class VulkanUnary final : public VulkanExecution {
     if (in[0]->layout() == Layout::kNC4HW4) {
       const int64_t pixels = vkops::pushGrid(p, out[0]->shape());
       p[0] = vkops::u32(pixels);
-      return dispatch(vkshaders::ShaderId::unary_IMAGE, {x, y}, p, pixels);
+      return dispatch(vkshaders::unary_IMAGE, {x, y}, p, pixels);
     }
     const int64_t n = out[0]->elementCount();
     p[0] = vkops::u32(n);
-    return dispatch(vkshaders::ShaderId::unary_PLAIN, {x, y}, p, (n + 3) / 4);  // 4 elements per invocation
+    return dispatch(vkshaders::unary_PLAIN, {x, y}, p, (n + 3) / 4);  // 4 elements per invocation
   }
 
  private:
@@ -58,7 +60,7 @@ class VulkanClipTensor final : public VulkanExecution {
     const Tensor* lo = in.size() > 1 && in[1] && in[1]->elementCount() > 0 ? in[1] : nullptr;
     const Tensor* hi = in.size() > 2 && in[2] && in[2]->elementCount() > 0 ? in[2] : nullptr;
     const int64_t n = out[0]->elementCount();
-    return dispatch(vkshaders::ShaderId::clip,
+    return dispatch(vkshaders::clip,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(lo ? lo : in[0]),
                      VulkanBackend::binding(hi ? hi : in[0]), VulkanBackend::binding(out[0])},
                     {vkops::u32(n), lo ? 1u : 0u, hi ? 1u : 0u}, n);
