@@ -26,6 +26,9 @@ namespace tessera {
 // Runs reshape.cl's gather_strided for a description fixed at creation (plain layouts).
 class OpenClStridedGather final : public OpenClExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   OpenClStridedGather(Backend* b, StridedGather g) : OpenClExecution(b), gather_(std::move(g)) {}
   Status onResize(const Tensors& inputs, const Tensors& outputs) override;
 
@@ -36,6 +39,9 @@ class OpenClStridedGather final : public OpenClExecution {
 // Copies the input's bytes unchanged (Reshape, Flatten, Squeeze, Unsqueeze, Identity-like).
 class OpenClByteCopy final : public OpenClExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   using OpenClExecution::OpenClExecution;
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override;
 };

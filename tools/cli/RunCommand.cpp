@@ -18,9 +18,12 @@ const char* const kRunHelp =
     "usage: tessera run MODEL.onnx [--backend cpu|opencl|vulkan|auto] [--precision fp32|fp16]\n"
     "                  [--threads N] [--input NAME=FILE.npy]... [--output-dir DIR] [--plan]\n"
     "\n"
-    "Runs the model once. Every graph input needs an --input; each graph output is written\n"
-    "to DIR/<output name>.npy (characters other than letters, digits, '.', '-' and '_'\n"
-    "become '_'). DIR defaults to the current directory and is created if missing.\n"
+    "Runs the model on the inputs given. Every graph input needs an --input; each graph\n"
+    "output is written to DIR/<output name>.npy (characters other than letters, digits,\n"
+    "'.', '-' and '_' become '_'). DIR defaults to the current directory and is created\n"
+    "if missing.\n"
+    "A first run plans (with the values of inputs such as an `axis` fed at run time);\n"
+    "the latency printed is that of a second run, which writes the outputs.\n"
     "Defaults: --backend cpu, --precision fp32, --threads <hardware threads>.\n"
     "`auto` picks the best backend present: a Vulkan GPU, then an OpenCL GPU, then the CPU\n"
     "(Vulkan/OpenCL drivers that run on the CPU, like lavapipe and PoCL, only by name).\n"
@@ -79,7 +82,6 @@ int runCommand(ArgReader& args) {
   check(loadOnnxModel(model, &graph));
 
   std::map<std::string, Tensor> inputs;
-  std::map<std::string, Shape> shapes;
   std::set<std::string> declared;
   for (const ValueInfo& v : graph->inputs) {
     declared.insert(v.name);
@@ -92,7 +94,6 @@ int runCommand(ArgReader& args) {
     check(readNpy(file->second, &t));
     check(checkInputMatches(v, t, file->second));
     t.setName(v.name);
-    shapes[v.name] = t.shape();
     inputs[v.name] = t;
   }
   for (const auto& given : inputFiles) {
@@ -106,8 +107,10 @@ int runCommand(ArgReader& args) {
 
   std::unique_ptr<Session> session;
   check(Session::create(graph, choice.sessionOptions(), &session));
-  check(session->resize(shapes));
+  // The first run plans: planning may need the values of some inputs (a Split's sizes,
+  // a Reshape target fed at run time), which Session::resize(shapes) alone does not have.
   std::map<std::string, Tensor> outputs;
+  check(session->run(inputs, &outputs));
   const auto start = std::chrono::steady_clock::now();
   check(session->run(inputs, &outputs));
   const double ms =

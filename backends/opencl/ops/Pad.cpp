@@ -10,6 +10,9 @@ namespace {
 
 class OpenClPad final : public OpenClExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   OpenClPad(Backend* b, PadMode mode, std::vector<int64_t> begins, float value, bool valueFromInput)
       : OpenClExecution(b), mode_(mode), begins_(std::move(begins)), value_(value), valueFromInput_(valueFromInput) {}
 

@@ -26,6 +26,9 @@ const char* kindDefine(ReduceKind k) {
 
 class OpenClReduce final : public OpenClExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   OpenClReduce(Backend* b, ReduceKind k, std::vector<bool> reduced) : OpenClExecution(b), kind_(k), reduced_(std::move(reduced)) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {

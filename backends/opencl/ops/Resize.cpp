@@ -48,6 +48,9 @@ bool isIdentityAxis(const std::vector<ResizeTaps>& taps) {
 
 class OpenClResize final : public OpenClExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   OpenClResize(Backend* b, AxisTaps h, AxisTaps w, float extrapolation)
       : OpenClExecution(b), h_(std::move(h)), w_(std::move(w)), extrapolation_(extrapolation) {}
 

@@ -9,6 +9,9 @@ namespace {
 
 class OpenClSplit final : public OpenClExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   OpenClSplit(Backend* b, int64_t axis) : OpenClExecution(b), axis_(axis) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {

@@ -7,6 +7,9 @@ namespace {
 
 class VulkanBroadcastCopy final : public VulkanExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   VulkanBroadcastCopy(Backend* b, const Node& n, bool tile) : VulkanExecution(b, n.label()), tile_(tile) {}
 
   Status onResize(const Tensors& in, const Tensors& out) override {

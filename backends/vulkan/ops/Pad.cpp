@@ -8,6 +8,9 @@ namespace {
 
 class VulkanPad final : public VulkanExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   VulkanPad(Backend* b, const Node& n, PadMode mode, std::vector<int64_t> begins, float value)
       : VulkanExecution(b, n.label()), mode_(mode), begins_(std::move(begins)), value_(value) {}
 

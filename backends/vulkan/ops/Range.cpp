@@ -8,6 +8,8 @@ namespace {
 
 class VulkanRange final : public VulkanExecution {
  public:
+  // Start, limit and delta are read on the host while planning: nothing is uploaded.
+  bool readsConstantOnHost(size_t) const override { return true; }
   VulkanRange(Backend* b, const Node& n, float start, float delta)
       : VulkanExecution(b, n.label()), start_(start), delta_(delta) {}
 

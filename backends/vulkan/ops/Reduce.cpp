@@ -8,6 +8,9 @@ namespace {
 
 class VulkanReduce final : public VulkanExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   VulkanReduce(Backend* b, const Node& n, ReduceKind kind, std::vector<bool> reduced, bool identity)
       : VulkanExecution(b, n.label()), kind_(kind), reduced_(std::move(reduced)), identity_(identity) {}
 

@@ -7,6 +7,9 @@ namespace {
 
 class VulkanBufferCopy final : public VulkanExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   VulkanBufferCopy(Backend* b, const Node& n) : VulkanExecution(b, n.label()) {}
 
   Status onResize(const Tensors& in, const Tensors& out) override {

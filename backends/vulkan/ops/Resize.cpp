@@ -10,6 +10,9 @@ namespace {
 
 class VulkanResize final : public VulkanExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   VulkanResize(Backend* b, const Node& n, const ResizeParams& p, ResizeGeometry g, bool images)
       : VulkanExecution(b, n.label()), params_(p), geometry_(std::move(g)), images_(images) {}
 

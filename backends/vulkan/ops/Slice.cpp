@@ -8,6 +8,9 @@ namespace {
 
 class VulkanSlice final : public VulkanExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   VulkanSlice(Backend* b, const Node& n, SliceWindow w) : VulkanExecution(b, n.label()), window_(std::move(w)) {}
 
   Status onResize(const Tensors& in, const Tensors& out) override {

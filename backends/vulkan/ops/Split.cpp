@@ -8,6 +8,9 @@ namespace {
 
 class VulkanSplit final : public VulkanExecution {
  public:
+  // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
+  // planning: constant ones are not uploaded.
+  bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   VulkanSplit(Backend* b, const Node& n, int64_t axis) : VulkanExecution(b, n.label()), axis_(axis) {}
 
   Status onResize(const Tensors& in, const Tensors& out) override {
