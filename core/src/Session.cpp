@@ -121,6 +121,7 @@ struct Session::Impl {
   PlacementReport report;
   bool profiling = false;
   std::vector<Session::ProfileEntry> profile;
+  bool traceReady = false;  // the kept node outputs are those of a completed run
   // A Session's plan, arenas and inputs are one mutable state: calls from several threads
   // (run, resize, profiling) take turns instead of racing on it.
   std::mutex callMutex;
@@ -194,6 +195,41 @@ Status Session::create(std::shared_ptr<const Graph> graph, const SessionOptions&
 
 const PlacementReport& Session::report() const { return impl_->report; }
 const Graph& Session::graph() const { return *impl_->graph; }
+
+Status Session::trace(std::vector<TracedOutput>* out) const {
+  std::lock_guard<std::mutex> lock(impl_->callMutex);
+  const Impl& m = *impl_;
+  if (!m.options.trace) return Status::invalid("tracing is off: create the Session with SessionOptions::trace");
+  if (!m.traceReady) return Status::invalid("nothing traced yet: trace() reads the outputs of the last run");
+  out->clear();
+  const std::vector<Node>& nodes = m.graph->nodes;
+  for (size_t i = 0; i < nodes.size() && i < m.report.nodes.size(); ++i) {
+    const PlacementReport::NodePlacement& placed = m.report.nodes[i];
+    for (const std::string& name : nodes[i].outputs) {
+      auto v = m.values.find(name);
+      if (name.empty() || v == m.values.end()) continue;
+      TracedOutput t;
+      t.node = placed.node;
+      t.nodeName = nodes[i].name;
+      t.opType = nodes[i].opType;
+      t.backend = placed.folded ? "cpu" : backendTypeName(placed.backend);
+      t.folded = placed.folded;
+      t.output = name;
+      t.inputs = nodes[i].inputs;
+      t.value = Tensor::hostAllocate(v->second.logical.shape(), v->second.logical.dtype());
+      t.value.setName(name);
+      if (v->second.constant) {
+        convertLayout(v->second.logical, t.value);
+      } else {
+        auto kept = m.outputTensors.find(name);
+        if (kept == m.outputTensors.end()) return Status::internal("trace: no kept copy of '" + name + "'");
+        std::memcpy(t.value.data(), kept->second->data(), t.value.byteSize());
+      }
+      out->push_back(std::move(t));
+    }
+  }
+  return Status::ok();
+}
 Status Session::setProfiling(bool on) {
   std::lock_guard<std::mutex> lock(impl_->callMutex);
   impl_->profiling = on;
@@ -232,6 +268,7 @@ static Status guarded(const char* what, Fn&& fn) {
 
 Status Session::resize(const std::map<std::string, Shape>& inputShapes) {
   std::lock_guard<std::mutex> lock(impl_->callMutex);
+  impl_->traceReady = false;
   return guarded("planning the graph", [&] { return impl_->plan(inputShapes, nullptr); });
 }
 
@@ -414,6 +451,15 @@ Status Session::Impl::planOnce(const std::map<std::string, Shape>& inputShapes) 
     if (v->second.constant) continue;
     TESSERA_RETURN_IF_ERROR(m.variantFor(v->second, m.cpu, Layout::kNCHW, &m.outputTensors[out.name]));
   }
+  // Tracing: every node output also gets a kept host NCHW copy, read back after all nodes so
+  // that no node's placement or layouts change.
+  if (m.options.trace)
+    for (const Node& node : g.nodes)
+      for (const std::string& name : node.outputs) {
+        auto v = m.values.find(name);
+        if (name.empty() || v == m.values.end() || v->second.constant || m.outputTensors.count(name)) continue;
+        TESSERA_RETURN_IF_ERROR(m.variantFor(v->second, m.cpu, Layout::kNCHW, &m.outputTensors[name]));
+      }
 
   TESSERA_RETURN_IF_ERROR(m.planMemory());
   TESSERA_RETURN_IF_ERROR(m.runSteps(m.constantSteps, m.constantSegments, false));
@@ -823,11 +869,13 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
   for (const auto& kv : inputs)
     if (!shapes.count(kv.first) && !g.initializers.count(kv.first))
       return Status::invalid("'" + kv.first + "' is not an input of this graph");
+  m.traceReady = false;
   if (!m.planned || shapes != m.plannedShapes || m.specializedValuesChanged(inputs))
     TESSERA_RETURN_IF_ERROR(m.plan(shapes, &inputs));
 
   for (auto& kv : m.inputTensors) convertLayout(inputs.at(kv.first), *kv.second);
   TESSERA_RETURN_IF_ERROR(m.runSteps(m.steps, m.segments, m.profiling));
+  m.traceReady = m.options.trace;
 
   outputs->clear();
   for (const ValueInfo& o : g.outputs) {

@@ -10,11 +10,13 @@ int devicesCommand(ArgReader& args);
 int runCommand(ArgReader& args);
 int conformanceCommand(ArgReader& args);
 int benchCommand(ArgReader& args);
+int diffCommand(ArgReader& args);
 
 extern const char* const kDevicesHelp;
 extern const char* const kRunHelp;
 extern const char* const kConformanceHelp;
 extern const char* const kBenchHelp;
+extern const char* const kDiffHelp;
 
 }  // namespace cli
 }  // namespace tessera

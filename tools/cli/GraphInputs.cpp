@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 #include <random>
+#include <set>
+
+#include "tools/cli/Npy.hpp"
 
 namespace tessera {
 namespace cli {
@@ -75,6 +78,53 @@ Tensor randomInput(DataType dtype, const Shape& shape, uint32_t seed) {
       break;
   }
   return t;
+}
+
+Status gatherInputs(const Graph& graph, const std::map<std::string, std::string>& files,
+                    const std::map<std::string, Shape>& shapes, bool allowRandom,
+                    std::map<std::string, Tensor>* out) {
+  out->clear();
+  std::set<std::string> declared;
+  std::string names;
+  uint32_t seed = 1;
+  for (const ValueInfo& v : graph.inputs) {
+    declared.insert(v.name);
+    names += (names.empty() ? "" : ", ") + v.name;
+    Tensor t;
+    auto file = files.find(v.name);
+    if (file != files.end()) {
+      TESSERA_RETURN_IF_ERROR(readNpy(file->second, &t));
+      TESSERA_RETURN_IF_ERROR(checkInputMatches(v, t, file->second));
+    } else {
+      const std::string what = "input '" + v.name + "' (" + dataTypeName(v.dtype) + " " + declaredShape(v) + ")";
+      if (!allowRandom) return Status::invalid("missing " + what + ": give it with --input " + v.name + "=FILE.npy");
+      Shape shape;
+      auto given = shapes.find(v.name);
+      if (given != shapes.end()) {
+        shape = given->second;
+      } else {
+        bool fixed = v.hasShape;
+        for (int64_t d : v.dims) fixed = fixed && d >= 0;
+        if (!fixed) return Status::invalid(what + " has no fixed shape: give --shape " + v.name + "=DIMS or --input " +
+                                           v.name + "=FILE.npy");
+        shape = Shape(v.dims.begin(), v.dims.end());
+      }
+      t = randomInput(v.dtype, shape, seed);
+      TESSERA_RETURN_IF_ERROR(checkInputMatches(v, t, "--shape"));
+    }
+    ++seed;
+    t.setName(v.name);
+    (*out)[v.name] = t;
+  }
+  for (const auto& given : files)
+    if (!declared.count(given.first))
+      return Status::invalid("the model has no input '" + given.first + "' (its inputs: " +
+                             (names.empty() ? std::string("none") : names) + ")");
+  for (const auto& given : shapes)
+    if (!declared.count(given.first))
+      return Status::invalid("the model has no input '" + given.first + "' (its inputs: " +
+                             (names.empty() ? std::string("none") : names) + ")");
+  return Status::ok();
 }
 
 }  // namespace cli

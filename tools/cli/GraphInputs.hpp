@@ -25,5 +25,12 @@ bool parseShape(const std::string& text, Shape* out);
 // index-like inputs stay in range).
 Tensor randomInput(DataType dtype, const Shape& shape, uint32_t seed);
 
+// Every graph input: read from files[name] (.npy, checked against the declaration), else,
+// with allowRandom, random (randomInput) of shapes[name] or of its declared fixed shape.
+// Errors name the input and say how to give it; a name the graph lacks is kInvalidArgument.
+Status gatherInputs(const Graph& graph, const std::map<std::string, std::string>& files,
+                    const std::map<std::string, Shape>& shapes, bool allowRandom,
+                    std::map<std::string, Tensor>* out);
+
 }  // namespace cli
 }  // namespace tessera

@@ -9,7 +9,9 @@
 #include "tessera/Session.hpp"
 #include "tools/cli/Commands.hpp"
 #include "tools/cli/GraphInputs.hpp"
+#include "tools/cli/Json.hpp"
 #include "tools/cli/Npy.hpp"
+#include "tools/cli/TraceFiles.hpp"
 
 namespace tessera {
 namespace cli {
@@ -17,6 +19,7 @@ namespace cli {
 const char* const kRunHelp =
     "usage: tessera run MODEL.onnx [--backend cpu|opencl|vulkan|auto] [--precision fp32|fp16]\n"
     "                  [--threads N] [--input NAME=FILE.npy]... [--output-dir DIR] [--plan]\n"
+    "                  [--trace DIR]\n"
     "\n"
     "Runs the model on the inputs given. Every graph input needs an --input; each graph\n"
     "output is written to DIR/<output name>.npy (characters other than letters, digits,\n"
@@ -28,23 +31,12 @@ const char* const kRunHelp =
     "`auto` picks the best backend present: a Vulkan GPU, then an OpenCL GPU, then the CPU\n"
     "(Vulkan/OpenCL drivers that run on the CPU, like lavapipe and PoCL, only by name).\n"
     "--plan prints the placement plan: each node's backend, the copies and layout\n"
-    "conversions the session inserted, and the memory plan.\n";
-
-namespace {
-
-// Output names may hold '/', ':' and the like; file names may not.
-std::string fileNameFor(const std::string& outputName) {
-  std::string s = outputName;
-  for (char& c : s) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '.' || c == '-' || c == '_';
-    if (!ok) c = '_';
-  }
-  if (s.empty() || s == "." || s == "..") s = "output" + s;
-  return s;
-}
-
-}  // namespace
+    "conversions the session inserted, and the memory plan.\n"
+    "--trace DIR writes every node's outputs of the timed run to DIR/<node>.<output>.npy, with\n"
+    "DIR/trace.json (in execution order: node, op, backend, dtype, shape, min/max/mean, NaN\n"
+    "and Inf counts, folded constants marked) and DIR/index.tsv (value name, tab, file), which\n"
+    "`tessera diff --reference DIR` reads. Nodes run where they would untraced; each output is\n"
+    "also read back to the host (docs/DEBUGGING.md).\n";
 
 int runCommand(ArgReader& args) {
   SessionChoice choice;
@@ -53,11 +45,14 @@ int runCommand(ArgReader& args) {
   std::string outputDir = ".";
   std::map<std::string, std::string> inputFiles;
   bool printPlan = false;
+  std::string traceDir;
   while (!args.done()) {
     std::string v;
     if (choice.parse(args)) continue;
     if (args.flag("--plan")) {
       printPlan = true;
+    } else if (args.option("--trace", &v)) {
+      traceDir = v;
     } else if (args.option("--output-dir", &v)) {
       outputDir = v;
     } else if (args.option("--input", &v)) {
@@ -82,31 +77,12 @@ int runCommand(ArgReader& args) {
   check(loadOnnxModel(model, &graph));
 
   std::map<std::string, Tensor> inputs;
-  std::set<std::string> declared;
-  for (const ValueInfo& v : graph->inputs) {
-    declared.insert(v.name);
-    auto file = inputFiles.find(v.name);
-    if (file == inputFiles.end()) {
-      throw CommandError("missing input '" + v.name + "' (" + dataTypeName(v.dtype) + " " +
-                         declaredShape(v) + "): give it with --input " + v.name + "=FILE.npy");
-    }
-    Tensor t;
-    check(readNpy(file->second, &t));
-    check(checkInputMatches(v, t, file->second));
-    t.setName(v.name);
-    inputs[v.name] = t;
-  }
-  for (const auto& given : inputFiles) {
-    if (!declared.count(given.first)) {
-      std::string names;
-      for (const ValueInfo& v : graph->inputs) names += (names.empty() ? "" : ", ") + v.name;
-      throw UsageError("the model has no input '" + given.first + "' (its inputs: " +
-                       (names.empty() ? std::string("none") : names) + ")");
-    }
-  }
+  check(gatherInputs(*graph, inputFiles, {}, false, &inputs));
 
   std::unique_ptr<Session> session;
-  check(Session::create(graph, choice.sessionOptions(), &session));
+  SessionOptions options = choice.sessionOptions();
+  options.trace = !traceDir.empty();
+  check(Session::create(graph, options, &session));
   // The first run plans: planning may need the values of some inputs (a Split's sizes,
   // a Reshape target fed at run time), which Session::resize(shapes) alone does not have.
   std::map<std::string, Tensor> outputs;
@@ -124,14 +100,22 @@ int runCommand(ArgReader& args) {
     auto it = outputs.find(o.name);
     if (it == outputs.end()) throw CommandError("the session produced no output '" + o.name + "'");
     // Two names may sanitize alike ("a/b", "a_b"): number the later ones.
-    std::string file = fileNameFor(o.name);
-    for (int n = 1; !usedFiles.insert(file).second; ++n) file = fileNameFor(o.name) + "_" + std::to_string(n);
+    std::string file = safeFileName(o.name);
+    for (int n = 1; !usedFiles.insert(file).second; ++n) file = safeFileName(o.name) + "_" + std::to_string(n);
     const std::string path = (std::filesystem::path(outputDir) / (file + ".npy")).string();
     check(writeNpy(path, it->second));
     std::printf("output '%s' %s %s -> %s\n", o.name.c_str(), dataTypeName(it->second.dtype()),
                 shapeToString(it->second.shape()).c_str(), path.c_str());
   }
   if (printPlan) std::printf("%s", session->report().toString().c_str());
+  if (!traceDir.empty()) {
+    std::vector<TracedOutput> trace;
+    check(session->trace(&trace));
+    check(writeTraceDir(traceDir, trace, "\"model\": " + jsonString(model) + ", \"backend\": " +
+                                           jsonString(backendTypeName(session->backends().front())) +
+                                           ", \"precision\": " + jsonString(precisionName(choice.precision)) + ", "));
+    std::printf("trace: %zu node outputs -> %s\n", trace.size(), traceDir.c_str());
+  }
   const BackendType first = session->backends().front();
   std::printf("latency: %.3f ms (%s, %s, %s, %d threads)\n", ms, backendTypeName(first),
               session->deviceName(first).c_str(), precisionName(choice.precision), choice.threads);

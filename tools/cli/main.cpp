@@ -21,6 +21,7 @@ const char* const kMainHelp =
     "  run           run an ONNX model on .npy inputs, write .npy outputs\n"
     "  conformance   run ONNX backend-test cases and compare with their expected outputs\n"
     "  bench         time a model on random inputs\n"
+    "  diff          find the op whose output differs between a backend and a reference\n"
     "\n"
     "`tessera <command> --help` describes a command's options.\n";
 
@@ -35,6 +36,7 @@ const Command kCommands[] = {
     {"run", runCommand, &kRunHelp},
     {"conformance", conformanceCommand, &kConformanceHelp},
     {"bench", benchCommand, &kBenchHelp},
+    {"diff", diffCommand, &kDiffHelp},
 };
 
 void printError(const std::string& message) {

@@ -8,6 +8,7 @@
 
 #include "tessera/Backend.hpp"
 #include "tessera/Graph.hpp"
+#include "tessera/Trace.hpp"
 
 namespace tessera {
 
@@ -32,6 +33,11 @@ struct SessionOptions {
   // (Session::planCache() says how much). Plans are kept when every backend of the Session
   // can set its plan aside (the CPU backend can; the GPU backends re-plan on every change).
   int planCacheSize = 16;
+  // Keep a host copy of every node's outputs of each run, for Session::trace (debugging:
+  // `tessera run --trace`, `tessera diff`). Nodes are placed and laid out as in an untraced
+  // run; each output is also read back to the host and kept until the next run, so a traced
+  // plan holds more memory and runs slower.
+  bool trace = false;
 };
 
 // Where each node ran, what the Session inserted, and the memory plan.
@@ -70,6 +76,9 @@ class Session {
   Status run(const std::map<std::string, Tensor>& inputs, std::map<std::string, Tensor>* outputs);
 
   const PlacementReport& report() const;
+  // Every node's outputs of the last run, in execution order (SessionOptions::trace must be
+  // on; an error otherwise, or before the first run).
+  Status trace(std::vector<TracedOutput>* out) const;
   const Graph& graph() const;
   // The backends actually created, in preference order (the CPU last).
   std::vector<BackendType> backends() const;

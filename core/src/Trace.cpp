@@ -1,0 +1,89 @@
+// findDivergence: compares a candidate trace with a reference trace, value by value, and
+// names the op that introduced the difference.
+#include "tessera/Trace.hpp"
+
+#include <cmath>
+#include <map>
+
+namespace tessera {
+namespace {
+
+// The values of `t` as doubles; false for a dtype that cannot be read so.
+bool asDoubles(const Tensor& t, std::vector<double>* out) {
+  Tensor d = Tensor::hostAllocate(t.shape(), DataType::kF64);
+  if (!convertDataType(t, d)) return false;
+  out->assign(d.data<double>(), d.data<double>() + d.elementCount());
+  return true;
+}
+
+TracedDifference compare(const TracedOutput& ref, const TracedOutput& got, double rtol, double atol) {
+  TracedDifference d;
+  d.output = got.output;
+  if (ref.value.shape() != got.value.shape()) {
+    d.note = "shape " + shapeToString(got.value.shape()) + ", reference " + shapeToString(ref.value.shape());
+    d.within = false;
+    return d;
+  }
+  std::vector<double> a, b;
+  if (!asDoubles(ref.value, &a) || !asDoubles(got.value, &b)) {
+    d.note = std::string("dtype ") + dataTypeName(got.value.dtype()) + " is not compared";
+    return d;
+  }
+  d.compared = true;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double r = a[i], v = b[i];
+    if ((std::isnan(r) && std::isnan(v)) || (std::isinf(r) && r == v)) continue;
+    const double err = std::isnan(r) || std::isnan(v) ? INFINITY : std::fabs(v - r);
+    if (err > atol + rtol * std::fabs(r)) ++d.outOfTolerance;
+    if (d.worst < 0 || err > d.maxAbsErr) {
+      d.maxAbsErr = err;
+      d.worst = static_cast<int64_t>(i);
+      d.reference = r;
+      d.value = v;
+    }
+  }
+  d.within = d.outOfTolerance == 0;
+  return d;
+}
+
+}  // namespace
+
+Divergence findDivergence(const std::vector<TracedOutput>& reference, const std::vector<TracedOutput>& candidate,
+                          double rtol, double atol) {
+  std::map<std::string, const TracedOutput*> byName;
+  for (const TracedOutput& r : reference) byName[r.output] = &r;
+  Divergence out;
+  std::map<std::string, bool> within;  // per compared value
+  for (const TracedOutput& c : candidate) {
+    auto r = byName.find(c.output);
+    TracedDifference d;
+    if (r == byName.end()) {
+      d.output = c.output;
+      d.note = "not in the reference";
+    } else {
+      d = compare(*r->second, c, rtol, atol);
+    }
+    within[c.output] = d.within;
+    out.values.push_back(d);
+  }
+  // The first value out of tolerance whose node's inputs were all within it; values the
+  // trace does not hold (graph inputs, initializers) are the same on both sides.
+  int firstOut = -1;
+  for (size_t i = 0; i < candidate.size(); ++i) {
+    if (out.values[i].within) continue;
+    if (firstOut < 0) firstOut = static_cast<int>(i);
+    bool inputsWithin = true;
+    for (const std::string& in : candidate[i].inputs) {
+      auto w = within.find(in);
+      if (!in.empty() && w != within.end() && !w->second) inputsWithin = false;
+    }
+    if (inputsWithin) {
+      out.first = static_cast<int>(i);
+      return out;
+    }
+  }
+  out.first = firstOut;  // differences from values the trace lacks: the earliest one
+  return out;
+}
+
+}  // namespace tessera
