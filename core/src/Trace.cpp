@@ -2,6 +2,7 @@
 // names the op that introduced the difference.
 #include "tessera/Trace.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -30,13 +31,18 @@ TracedDifference compare(const TracedOutput& ref, const TracedOutput& got, doubl
     return d;
   }
   d.compared = true;
+  double worstRatio = 0;
   for (size_t i = 0; i < a.size(); ++i) {
     const double r = a[i], v = b[i];
     if ((std::isnan(r) && std::isnan(v)) || (std::isinf(r) && r == v)) continue;
     const double err = std::isnan(r) || std::isnan(v) ? INFINITY : std::fabs(v - r);
-    if (err > atol + rtol * std::fabs(r)) ++d.outOfTolerance;
-    if (d.worst < 0 || err > d.maxAbsErr) {
-      d.maxAbsErr = err;
+    const double allowed = atol + rtol * std::fabs(r);
+    if (err > allowed) ++d.outOfTolerance;
+    d.maxAbsErr = std::max(d.maxAbsErr, err);
+    // The element furthest out of tolerance (error over what is allowed there).
+    const double ratio = allowed > 0 ? err / allowed : (err > 0 ? INFINITY : 0);
+    if (d.worst < 0 || ratio > worstRatio) {
+      worstRatio = ratio;
       d.worst = static_cast<int64_t>(i);
       d.reference = r;
       d.value = v;

@@ -1,5 +1,6 @@
 // `tessera diff`: the op that makes a backend (or fp16) differ from a reference.
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -169,13 +170,13 @@ int diffCommand(ArgReader& args) {
     std::printf("every compared value is within tolerance\n");
     return 0;
   }
-  // The largest error so far, each time it grows, up to the node that introduced it.
-  std::printf("\nlargest error so far, where it grows:\n");
+  // The largest error so far, each time it grows, then the node that introduced the difference.
+  std::printf("\nlargest error so far, where it grows, up to the first node out of tolerance:\n");
   double largest = 0;
   for (int i = 0; i <= div.first; ++i) {
     const TracedDifference& d = div.values[i];
-    if (!d.compared || !(d.maxAbsErr > largest)) continue;
-    largest = d.maxAbsErr;
+    if (!d.compared || (!(d.maxAbsErr > largest) && i != div.first)) continue;
+    largest = std::max(largest, d.maxAbsErr);
     std::printf("  %-40s %-8s %-24s max |err| %.3g%s\n", got[i].node.c_str(), got[i].backend.c_str(),
                 got[i].output.c_str(), d.maxAbsErr, d.within ? "" : "  (out of tolerance)");
   }
@@ -186,8 +187,8 @@ int diffCommand(ArgReader& args) {
               dataTypeName(t.value.dtype()), shapeToString(t.value.shape()).c_str(),
               static_cast<long long>(d.outOfTolerance), static_cast<long long>(t.value.elementCount()), d.maxAbsErr);
   if (d.worst >= 0)
-    std::printf("  at %s: reference %.9g, %s %.9g\n", indexOf(d.worst, t.value.shape()).c_str(), d.reference,
-                t.backend.c_str(), d.value);
+    std::printf("  furthest out of tolerance at %s: reference %.9g, %s %.9g\n", indexOf(d.worst, t.value.shape()).c_str(),
+                d.reference, t.backend.c_str(), d.value);
   if (!d.note.empty()) std::printf("  %s\n", d.note.c_str());
   std::printf("  its inputs:");
   for (const std::string& in : t.inputs) {

@@ -34,7 +34,7 @@ struct TracedDifference {
   bool within = true;        // every element within atol + rtol * |reference|
   int64_t outOfTolerance = 0;  // elements past it (NaN against a number counts)
   double maxAbsErr = 0;
-  int64_t worst = -1;        // flat index of the largest error
+  int64_t worst = -1;        // flat index of the element furthest out of tolerance
   double reference = 0, value = 0;  // at `worst`
 };
 
