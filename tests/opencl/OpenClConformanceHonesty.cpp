@@ -2,10 +2,10 @@
 // Split whose `split` sizes are a graph input (ONNX test_split_variable_parts_1d) runs on
 // OpenCL with its data input a run-time tensor, not folded on the CPU at planning, so a
 // deliberately broken OpenCL Split kernel makes the case FAIL.
-#include "tessera/CustomOp.hpp"
 #include "tessera/OpenClKernel.hpp"
 #include "tests/opencl/OpenClTestSupport.hpp"
 #include "tests/support/NodeCase.hpp"
+#include "tests/support/TestKernels.hpp"
 
 namespace tessera {
 namespace {
@@ -43,22 +43,6 @@ class BrokenSplit final : public OpenClCustomExecution {
   OpenClProgram program_;
 };
 
-void registerBrokenSplit() {
-  static const bool done = [] {
-    CustomKernel k;
-    k.backend = BackendType::kOpenCL;
-    k.provider = kProvider;
-    k.opType = "Split";
-    k.dtype = DataType::kF32;
-    k.create = [](Backend* b, const Node&, const Tensors&, const Tensors&) -> std::unique_ptr<Execution> {
-      return std::make_unique<BrokenSplit>(b);
-    };
-    EXPECT_TRUE(registerCustomKernel(k).isOk());
-    return true;
-  }();
-  (void)done;
-}
-
 TEST(OpenClConformanceHonesty, OneDimensionalSplitRunsOnOpenCl) {
   REQUIRE_OPENCL();
   const cli::CaseResult r = test::runOnnxNodeCase(kCase, BackendType::kOpenCL);
@@ -68,7 +52,7 @@ TEST(OpenClConformanceHonesty, OneDimensionalSplitRunsOnOpenCl) {
 
 TEST(OpenClConformanceHonesty, BrokenKernelFailsTheOneDimensionalCase) {
   REQUIRE_OPENCL();
-  registerBrokenSplit();
+  ASSERT_TRUE(test::registerTestKernel<BrokenSplit>(BackendType::kOpenCL, kProvider, "Split"));
   const cli::CaseResult r = test::runOnnxNodeCase(kCase, BackendType::kOpenCL, kProvider);
   EXPECT_EQ(r.status, "FAIL") << "a broken OpenCL Split kernel passed " << kCase;
   // Caught by comparing the outputs, not by a planning error.

@@ -1,9 +1,9 @@
 // An OpenCL Relu made wrong by 1e-3 (a custom-kernel provider) is named by findDivergence
 // against the CPU's trace.
-#include "tessera/CustomOp.hpp"
 #include "tessera/OpenClKernel.hpp"
 #include "tests/opencl/OpenClTestSupport.hpp"
 #include "tests/support/OpTest.hpp"
+#include "tests/support/TestKernels.hpp"
 #include "tests/support/TraceGraph.hpp"
 
 namespace tessera {
@@ -35,18 +35,7 @@ class OpenClPerturbedRelu final : public OpenClCustomExecution {
 
 TEST(OpenClDivergence, PerturbedKernelIsFound) {
   REQUIRE_OPENCL();
-  static const bool registered = [] {
-    CustomKernel k;
-    k.backend = BackendType::kOpenCL;
-    k.provider = test::perturbedProvider();
-    k.opType = "Relu";
-    k.dtype = DataType::kF32;
-    k.create = [](Backend* b, const Node&, const Tensors&, const Tensors&) -> std::unique_ptr<Execution> {
-      return std::make_unique<OpenClPerturbedRelu>(b);
-    };
-    return registerCustomKernel(k).isOk();
-  }();
-  ASSERT_TRUE(registered);
+  ASSERT_TRUE(test::registerTestKernel<OpenClPerturbedRelu>(BackendType::kOpenCL, test::perturbedProvider(), "Relu"));
   test::expectPerturbedReluFound(BackendType::kOpenCL, test::randomTensor({2, 3, 5, 7}, 9));
 }
 

@@ -4,8 +4,8 @@
 // wrong by 1e-3 on the CPU is named as the op that differs.
 #include <cmath>
 
-#include "tessera/CustomOp.hpp"
 #include "tests/support/OpTest.hpp"
+#include "tests/support/TestKernels.hpp"
 #include "tests/support/TraceGraph.hpp"
 
 namespace tessera {
@@ -128,18 +128,7 @@ TEST(Trace, IsAnErrorWhenOffOrBeforeARun) {
 }
 
 TEST(Divergence, PerturbedCpuKernelIsFound) {
-  static const bool registered = [] {
-    CustomKernel k;
-    k.backend = BackendType::kCPU;
-    k.provider = test::perturbedProvider();
-    k.opType = "Relu";
-    k.dtype = DataType::kF32;
-    k.create = [](Backend* b, const Node&, const Tensors&, const Tensors&) -> std::unique_ptr<Execution> {
-      return std::make_unique<CpuPerturbedRelu>(b);
-    };
-    return registerCustomKernel(k).isOk();
-  }();
-  ASSERT_TRUE(registered);
+  ASSERT_TRUE(test::registerTestKernel<CpuPerturbedRelu>(BackendType::kCPU, test::perturbedProvider(), "Relu"));
   test::expectPerturbedReluFound(BackendType::kCPU, test::randomTensor({2, 3, 5, 7}, 9));
 }
 

@@ -2,9 +2,9 @@
 // whose `split` sizes are a graph input (ONNX test_split_variable_parts_1d) runs on Vulkan
 // with its data input a run-time tensor, not folded on the CPU at planning, so a
 // deliberately broken Vulkan Split kernel makes the case FAIL.
-#include "tessera/CustomOp.hpp"
 #include "tessera/VulkanKernel.hpp"
 #include "tests/support/NodeCase.hpp"
+#include "tests/support/TestKernels.hpp"
 #include "tests/vulkan/VulkanTestSupport.hpp"
 
 namespace tessera {
@@ -45,22 +45,6 @@ class BrokenSplit final : public VulkanCustomExecution {
   VulkanPipeline pipeline_;
 };
 
-void registerBrokenSplit() {
-  static const bool done = [] {
-    CustomKernel k;
-    k.backend = BackendType::kVulkan;
-    k.provider = kProvider;
-    k.opType = "Split";
-    k.dtype = DataType::kF32;
-    k.create = [](Backend* b, const Node&, const Tensors&, const Tensors&) -> std::unique_ptr<Execution> {
-      return std::make_unique<BrokenSplit>(b);
-    };
-    EXPECT_TRUE(registerCustomKernel(k).isOk());
-    return true;
-  }();
-  (void)done;
-}
-
 TEST(VulkanConformanceHonesty, OneDimensionalSplitRunsOnVulkan) {
   TESSERA_REQUIRE_VULKAN();
   const cli::CaseResult r = test::runOnnxNodeCase(kCase, BackendType::kVulkan);
@@ -70,7 +54,7 @@ TEST(VulkanConformanceHonesty, OneDimensionalSplitRunsOnVulkan) {
 
 TEST(VulkanConformanceHonesty, BrokenKernelFailsTheOneDimensionalCase) {
   TESSERA_REQUIRE_VULKAN();
-  registerBrokenSplit();
+  ASSERT_TRUE(test::registerTestKernel<BrokenSplit>(BackendType::kVulkan, kProvider, "Split"));
   const cli::CaseResult r = test::runOnnxNodeCase(kCase, BackendType::kVulkan, kProvider);
   EXPECT_EQ(r.status, "FAIL") << "a broken Vulkan Split kernel passed " << kCase;
   // Caught by comparing the outputs, not by a planning error.

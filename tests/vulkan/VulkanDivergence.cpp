@@ -1,9 +1,9 @@
 // A Vulkan Relu made wrong by 1e-3 (a custom-kernel provider) is named by findDivergence
 // against the CPU's trace, and the same graph traced on Vulkan has the hand-computed values
 // (tests/unit/TraceTest.cpp).
-#include "tessera/CustomOp.hpp"
 #include "tessera/VulkanKernel.hpp"
 #include "tests/support/OpTest.hpp"
+#include "tests/support/TestKernels.hpp"
 #include "tests/support/TraceGraph.hpp"
 #include "tests/vulkan/VulkanTestSupport.hpp"
 
@@ -40,18 +40,7 @@ class VulkanPerturbedRelu final : public VulkanCustomExecution {
 
 TEST(VulkanDivergence, PerturbedKernelIsFound) {
   TESSERA_REQUIRE_VULKAN();
-  static const bool registered = [] {
-    CustomKernel k;
-    k.backend = BackendType::kVulkan;
-    k.provider = test::perturbedProvider();
-    k.opType = "Relu";
-    k.dtype = DataType::kF32;
-    k.create = [](Backend* b, const Node&, const Tensors&, const Tensors&) -> std::unique_ptr<Execution> {
-      return std::make_unique<VulkanPerturbedRelu>(b);
-    };
-    return registerCustomKernel(k).isOk();
-  }();
-  ASSERT_TRUE(registered);
+  ASSERT_TRUE(test::registerTestKernel<VulkanPerturbedRelu>(BackendType::kVulkan, test::perturbedProvider(), "Relu"));
   test::expectPerturbedReluFound(BackendType::kVulkan, test::randomTensor({2, 3, 5, 7}, 9));
 }
 
