@@ -23,6 +23,7 @@ ORT_PACKAGE="onnxruntime-node@1.30.0"            # ONNX Runtime CPU, the referen
 APT_PACKAGES=(
   build-essential cmake ninja-build ccache
   python3 python3-numpy python3-onnx
+  python3-dev pybind11-dev python3-pytest         # the tessera Python module and its tests
   libvulkan-dev libvulkan-volk-dev glslang-tools glslang-dev spirv-tools
   mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
@@ -122,6 +123,18 @@ build() {
   cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   log "build: compiling with $JOBS jobs"
   cmake --build "$BUILD_DIR" -j "$JOBS"
+  link_python_module
+}
+
+# `import tessera` for Debian's python3: a .pth in its site-packages naming build/python (the
+# module is used from the build, nothing is copied; the last setup run names its build).
+link_python_module() {
+  [ -f "$BUILD_DIR/python/tessera/__init__.py" ] || { log "python: module not built (pybind11-dev missing?)"; return 0; }
+  local site
+  site="$(/usr/bin/python3 -c 'import site; print(site.getsitepackages()[0])')"
+  echo "$BUILD_DIR/python" | as_root tee "$site/tessera.pth" >/dev/null
+  /usr/bin/python3 -c 'import tessera' || die "python: import tessera fails with $site/tessera.pth"
+  log "python: import tessera works ($site/tessera.pth -> ${BUILD_DIR#"$ROOT"/}/python)"
 }
 
 main() {
