@@ -126,7 +126,7 @@ def main():
                 ([args.tessera, "diff", CLS, "--backend", "cpu", "--reference", os.path.join(tmp, "nowhere"),
                   "--input", "x=" + cls_x],
                  "index.tsv", 1),
-                ([args.tessera, "diff", CLS, "--backend", "cpu", "--rtol", "-1"], "tolerance", 2),
+                ([args.tessera, "diff", CLS, "--backend", "cpu", "--rtol", "-1"], "--rtol expects a non-negative number", 2),
                 ([args.tessera, "diff", DET, "--backend", "cpu"], "--shape x=", 1)):
             r = run(cmd)
             if r.returncode != code or needle not in r.stderr:

@@ -64,6 +64,14 @@ double parseDouble(const std::string& option, const std::string& text) {
   return v;
 }
 
+std::pair<std::string, std::string> parseNameValue(const std::string& option, const std::string& text,
+                                                   const std::string& form) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw UsageError(option + " expects " + form + ", not '" + text + "'");
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
 bool SessionChoice::parse(ArgReader& args) {
   std::string v;
   if (args.option("--backend", &v)) {

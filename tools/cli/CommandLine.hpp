@@ -44,6 +44,10 @@ class ArgReader {
 
 int parseInt(const std::string& option, const std::string& text, int minValue);
 double parseDouble(const std::string& option, const std::string& text);
+// "NAME=VALUE" of an option such as --input or --shape, both parts non-empty; a UsageError
+// quoting `form` ("NAME=FILE.npy") otherwise.
+std::pair<std::string, std::string> parseNameValue(const std::string& option, const std::string& text,
+                                                   const std::string& form);
 
 // --backend / --precision / --threads, shared by run, bench and conformance.
 struct SessionChoice {

@@ -1,7 +1,6 @@
 // `tessera diff`: the op that makes a backend (or fp16) differ from a reference.
 #include <cstdio>
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -71,19 +70,6 @@ std::string entryJson(const TracedOutput& t, const TracedDifference& d) {
          ", \"value\": " + jsonNumber(d.value) + (d.note.empty() ? "" : ", \"note\": " + jsonString(d.note)) + "}";
 }
 
-double parseTolerance(const std::string& v) {
-  char* end = nullptr;
-  const double x = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end || !(x >= 0)) throw UsageError("a tolerance must be a number >= 0, not '" + v + "'");
-  return x;
-}
-
-std::pair<std::string, std::string> splitNameValue(const std::string& v, const std::string& usage) {
-  const size_t eq = v.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) throw UsageError(usage + ", not '" + v + "'");
-  return {v.substr(0, eq), v.substr(eq + 1)};
-}
-
 }  // namespace
 
 int diffCommand(ArgReader& args) {
@@ -103,14 +89,14 @@ int diffCommand(ArgReader& args) {
     } else if (args.option("--reference", &v)) {
       reference = v;
     } else if (args.option("--rtol", &v)) {
-      rtol = parseTolerance(v);
+      rtol = parseDouble("--rtol", v);
     } else if (args.option("--atol", &v)) {
-      atol = parseTolerance(v);
+      atol = parseDouble("--atol", v);
     } else if (args.option("--input", &v)) {
-      const auto nv = splitNameValue(v, "--input expects NAME=FILE.npy");
+      const auto nv = parseNameValue("--input", v, "NAME=FILE.npy");
       if (!inputFiles.emplace(nv.first, nv.second).second) throw UsageError("input '" + nv.first + "' is given twice");
     } else if (args.option("--shape", &v)) {
-      const auto nv = splitNameValue(v, "--shape expects NAME=DIMS");
+      const auto nv = parseNameValue("--shape", v, "NAME=DIMS");
       if (!parseShape(nv.second, &shapes[nv.first]))
         throw UsageError("--shape: '" + nv.second + "' is not a shape like 1x3x48x320");
     } else if (args.peek().rfind("--", 0) == 0) {

@@ -56,13 +56,8 @@ int runCommand(ArgReader& args) {
     } else if (args.option("--output-dir", &v)) {
       outputDir = v;
     } else if (args.option("--input", &v)) {
-      const size_t eq = v.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) {
-        throw UsageError("--input expects NAME=FILE.npy, not '" + v + "'");
-      }
-      if (!inputFiles.emplace(v.substr(0, eq), v.substr(eq + 1)).second) {
-        throw UsageError("input '" + v.substr(0, eq) + "' is given twice");
-      }
+      const auto nv = parseNameValue("--input", v, "NAME=FILE.npy");
+      if (!inputFiles.emplace(nv.first, nv.second).second) throw UsageError("input '" + nv.first + "' is given twice");
     } else if (args.peek().rfind("--", 0) == 0) {
       throw UsageError("unknown option '" + args.peek() + "'");
     } else if (model.empty()) {
