@@ -59,7 +59,6 @@ Divergence findDivergence(const std::vector<TracedOutput>& reference, const std:
   std::map<std::string, const TracedOutput*> byName;
   for (const TracedOutput& r : reference) byName[r.output] = &r;
   Divergence out;
-  std::map<std::string, bool> within;  // per compared value
   for (const TracedOutput& c : candidate) {
     auto r = byName.find(c.output);
     TracedDifference d;
@@ -69,26 +68,12 @@ Divergence findDivergence(const std::vector<TracedOutput>& reference, const std:
     } else {
       d = compare(*r->second, c, rtol, atol);
     }
-    within[c.output] = d.within;
+    // A trace is in execution order, so every input of the first value out of tolerance
+    // came earlier and was within it (values the trace lacks, graph inputs and
+    // initializers, are the same on both sides): that node introduced the difference.
+    if (!d.within && out.first < 0) out.first = static_cast<int>(out.values.size());
     out.values.push_back(d);
   }
-  // The first value out of tolerance whose node's inputs were all within it; values the
-  // trace does not hold (graph inputs, initializers) are the same on both sides.
-  int firstOut = -1;
-  for (size_t i = 0; i < candidate.size(); ++i) {
-    if (out.values[i].within) continue;
-    if (firstOut < 0) firstOut = static_cast<int>(i);
-    bool inputsWithin = true;
-    for (const std::string& in : candidate[i].inputs) {
-      auto w = within.find(in);
-      if (!in.empty() && w != within.end() && !w->second) inputsWithin = false;
-    }
-    if (inputsWithin) {
-      out.first = static_cast<int>(i);
-      return out;
-    }
-  }
-  out.first = firstOut;  // differences from values the trace lacks: the earliest one
   return out;
 }
 

@@ -41,8 +41,8 @@ struct TracedDifference {
 struct Divergence {
   std::vector<TracedDifference> values;  // one per entry of the candidate trace, in order
   // Index (in `values` and the candidate trace) of the output that introduced the difference:
-  // the first out of tolerance whose node's traced inputs were all within it; -1 when every
-  // compared value is within tolerance.
+  // the first out of tolerance in execution order, so all its node's traced inputs were
+  // within it; -1 when every compared value is within tolerance.
   int first = -1;
 };
 
