@@ -53,6 +53,7 @@ add_custom_command(
           --src ${CMAKE_SOURCE_DIR}/shaders/vulkan --out ${TESSERA_VK_GEN}
           --glslang ${TESSERA_GLSLANG} --spirv-val ${TESSERA_SPIRV_VAL}
   DEPENDS ${TESSERA_VK_SHADERS} ${CMAKE_SOURCE_DIR}/tools/codegen/vulkan_shaders.py
+          ${CMAKE_SOURCE_DIR}/tools/codegen/generated_file.py
   COMMENT "Compiling Vulkan shaders to SPIR-V")
 
 file(GLOB TESSERA_VK_SOURCES CONFIGURE_DEPENDS
