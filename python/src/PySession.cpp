@@ -1,5 +1,6 @@
 #include "python/src/PySession.hpp"
 
+#include <algorithm>
 #include <thread>
 
 #include <pybind11/stl.h>
