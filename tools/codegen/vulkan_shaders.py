@@ -76,7 +76,7 @@ def compile_one(glslang, spirv_val, src, incdir, defines, out_spv, cache_dir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", required=True, help="folder of .comp/.glsl files")
-    ap.add_argument("--out", required=True, help="output folder (VulkanShaders.hpp/.cpp)")
+    ap.add_argument("--out", required=True, help="output folder (VulkanShaders.cpp, shaders/<file>.hpp)")
     ap.add_argument("--glslang", default="glslangValidator")
     ap.add_argument("--spirv-val", default="spirv-val")
     a = ap.parse_args()
