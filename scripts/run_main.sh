@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# The main job: reads a printed line of text with PaddleOCR's direction classifier and text
-# recogniser on the best backend present (`--backend auto`: a Vulkan GPU, then an OpenCL
-# GPU, then the CPU), and prints what the models say and how long each takes.
+# The main job: reads a document page with PaddleOCR's models (detection, direction,
+# recognition) on the `tessera` Python module, on the best backend present (`--backend auto`:
+# a Vulkan GPU, then an OpenCL GPU, then the CPU). Prints each line found with its box and
+# confidence and the time of each stage, and writes out/ocr.png.
 #
-#   scripts/run_main.sh [--text "HELLO TESSERA"] [--backend cpu] [--threads 2]
+#   scripts/run_main.sh [--image PATH] [--backend cpu|vulkan|opencl|onnxruntime] [--runs 5]
 #
-# Needs scripts/setup.sh to have run (models, build). TESSERA_BUILD_DIR picks the build.
+# Without --image it reads a page it renders itself. Needs scripts/setup.sh to have run
+# (packages, models, build). TESSERA_BUILD_DIR picks the build.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${TESSERA_BUILD_DIR:-$ROOT/build}"
 
-if [ ! -x "$BUILD_DIR/tessera" ]; then
-  echo "run_main: no $BUILD_DIR/tessera: run scripts/setup.sh first" >&2
+if [ ! -f "$BUILD_DIR/python/tessera/__init__.py" ]; then
+  echo "run_main: no Python module in $BUILD_DIR/python: run scripts/setup.sh first" >&2
   exit 1
 fi
-"$BUILD_DIR/tessera" devices
-echo
-exec /usr/bin/python3 "$ROOT/examples/ocr_line/ocr_line.py" --tessera "$BUILD_DIR/tessera" \
+exec /usr/bin/python3 "$ROOT/examples/ocr_page/ocr_page.py" --build "$BUILD_DIR" \
   --backend auto --threads 2 "$@"

@@ -24,6 +24,7 @@ APT_PACKAGES=(
   build-essential cmake ninja-build ccache
   python3 python3-numpy python3-onnx
   python3-dev pybind11-dev python3-pytest         # the tessera Python module and its tests
+  python3-pil fonts-dejavu-core                   # the main job renders and draws its page
   libvulkan-dev libvulkan-volk-dev glslang-tools glslang-dev spirv-tools
   mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo

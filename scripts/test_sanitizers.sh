@@ -35,7 +35,7 @@ if [ "$which" = all ] || [ "$which" = asan ]; then
   export LSAN_OPTIONS="suppressions=$SUPP/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
   ctest --test-dir "$ROOT/build-asan" --output-on-failure -j "$JOBS" \
-    -LE soak -E "^(onnx_node_all_no_crash|onnx_conformance_(vulkan|opencl)|paddleocr_(vulkan|opencl)|ocr_line|install_and_example|vulkan_|opencl_no_platform|conformance_|soak)"
+    -LE soak -E "^(onnx_node_all_no_crash|onnx_conformance_(vulkan|opencl)|paddleocr_(vulkan|opencl)|ocr_page|install_and_example|vulkan_|opencl_no_platform|conformance_|soak)"
 fi
 
 if [ "$which" = all ] || [ "$which" = tsan ]; then

@@ -12,12 +12,9 @@
 // Common options: --threads N (intra-op threads, default 2), --ort-dir DIR (where
 // onnxruntime-node is installed; default: third_party/ort of this repository, or
 // $TESSERA_ORT_DIR).
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { createSession, defaultOrtDir, loadOrt } from './ort_load.mjs';
 
 function fail(message) {
   process.stderr.write(`ort_reference: ${message}\n`);
@@ -27,7 +24,7 @@ function fail(message) {
 function parseArgs(argv) {
   const args = { command: argv[0], model: argv[1], inputs: [], shapes: [], cycle: null, threads: 2,
                  runs: 20, warmup: 3, json: false, outputDir: null,
-                 ortDir: process.env.TESSERA_ORT_DIR || path.join(repoRoot, 'third_party', 'ort') };
+                 ortDir: defaultOrtDir };
   if (!['run', 'bench'].includes(args.command) || !args.model) {
     fail('usage: ort_reference.mjs run|bench MODEL.onnx [options] (see the top of this file)');
   }
@@ -56,14 +53,6 @@ function parseArgs(argv) {
     }
   }
   return args;
-}
-
-function loadOrt(ortDir) {
-  try {
-    return createRequire(path.join(path.resolve(ortDir), 'package.json'))('onnxruntime-node');
-  } catch (e) {
-    fail(`cannot load onnxruntime-node from ${ortDir} (run scripts/setup.sh): ${e.message}`);
-  }
 }
 
 // --- .npy files (format versions 1-3, little-endian, C order) -------------------------------
@@ -144,11 +133,13 @@ function buildFeeds(ort, session, args) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const ort = loadOrt(args.ortDir);
-  const session = await ort.InferenceSession.create(args.model, {
-    executionProviders: ['cpu'], intraOpNumThreads: args.threads, interOpNumThreads: 1,
-    executionMode: 'sequential', graphOptimizationLevel: 'all',
-  });
+  let ort;
+  try {
+    ort = loadOrt(args.ortDir);
+  } catch (e) {
+    fail(e.message);
+  }
+  const session = await createSession(ort, args.model, args.threads);
   if (args.cycle) args.shapes.push([args.cycle[0], args.cycle[1].split(',')[0]]);
   const feeds = buildFeeds(ort, session, args);
 
