@@ -1,5 +1,5 @@
-// Shape: a 1-D int64 output with one element per selected input dimension, whose values
-// are known as soon as the input's shape is.
+// Shape: a 1-D int64 output with one element per selected input dimension; Size: a scalar
+// int64, the input's element count. Both values are known as soon as the input's shape is.
 #include "ops/Shape.hpp"
 #include "tessera/Registry.hpp"
 
@@ -20,8 +20,18 @@ Status shapeShape(ShapeContext& ctx) {
   return Status::ok();
 }
 
+Status sizeShape(ShapeContext& ctx) {
+  const Tensor* x = ctx.input(0);
+  if (!x) return ctx.error("input 0 is missing");
+  Tensor out = Tensor::hostAllocate(Shape{}, DataType::kI64);
+  out.data<int64_t>()[0] = x->elementCount();
+  ctx.output(0) = out;
+  return Status::ok();
+}
+
 }  // namespace
 
 TESSERA_REGISTER_SHAPE(Shape, shapeShape);
+TESSERA_REGISTER_SHAPE(Size, sizeShape);
 
 }  // namespace tessera

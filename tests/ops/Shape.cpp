@@ -32,3 +32,19 @@ TEST(Shape, StartAndEnd) {
 
 }  // namespace
 }  // namespace tessera
+
+namespace tessera {
+namespace {
+
+TEST(Size, ElementCountOfAnyShape) {
+  for (const Shape& s : {Shape{3, 4, 5}, Shape{}, Shape{7}, Shape{2, 0, 3}}) {
+    test::OpRun r = test::runOp("Size", {test::randomTensor(s, 1)}, {}, 1, BackendType::kCPU);
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    int64_t count = 1;
+    for (int64_t d : s) count *= d;
+    test::expectClose(r.outputs[0], test::tensorFromInts({}, {count}), 0, 0, shapeToString(s));
+  }
+}
+
+}  // namespace
+}  // namespace tessera

@@ -1,5 +1,5 @@
-// CPU Shape: writes the input's (logical) extents. It never reads the input's data, so it
-// accepts the input in any layout and causes no conversion.
+// CPU Shape and Size: write the input's (logical) extents, or its element count. They never
+// read the input's data, so they accept the input in any layout and cause no conversion.
 #include "backends/cpu/CpuBackend.hpp"
 #include "ops/Shape.hpp"
 #include "tessera/Registry.hpp"
@@ -37,8 +37,30 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   return std::make_unique<CpuShape>(b, p);
 }
 
+class CpuSize final : public Execution {
+ public:
+  explicit CpuSize(Backend* b) : Execution(b) {}
+
+  void selectLayouts(const std::vector<Layout>& available, const Tensors&,
+                     std::vector<Layout>* in, std::vector<Layout>* out) const override {
+    *in = {available[0]};
+    *out = {Layout::kNCHW};
+  }
+
+  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
+    outputs[0]->data<int64_t>()[0] = inputs[0]->elementCount();
+    return Status::ok();
+  }
+};
+
+std::unique_ptr<Execution> createSize(Backend* b, const Node&, const Tensors& inputs, const Tensors&) {
+  if (inputs.empty() || !inputs[0]) return nullptr;
+  return std::make_unique<CpuSize>(b);
+}
+
 }  // namespace
 
 TESSERA_REGISTER_EXECUTION(kCPU, Shape, create);
+TESSERA_REGISTER_EXECUTION(kCPU, Size, createSize);
 
 }  // namespace tessera
