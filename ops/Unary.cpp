@@ -19,7 +19,10 @@ bool UnaryParams::kindOf(const std::string& opType, UnaryKind* kind) {
       {"Softplus", UnaryKind::kSoftplus}, {"Softsign", UnaryKind::kSoftsign},
       {"ThresholdedRelu", UnaryKind::kThresholdedRelu},
       {"HardSigmoid", UnaryKind::kHardSigmoid}, {"HardSwish", UnaryKind::kHardSwish},
-      {"Identity", UnaryKind::kIdentity},
+      {"Identity", UnaryKind::kIdentity}, {"Acos", UnaryKind::kAcos}, {"Asin", UnaryKind::kAsin},
+      {"Atan", UnaryKind::kAtan}, {"Acosh", UnaryKind::kAcosh}, {"Asinh", UnaryKind::kAsinh},
+      {"Atanh", UnaryKind::kAtanh}, {"Cosh", UnaryKind::kCosh}, {"Sinh", UnaryKind::kSinh},
+      {"Shrink", UnaryKind::kShrink},
   };
   auto it = kinds.find(opType);
   if (it == kinds.end()) return false;
@@ -43,6 +46,10 @@ Status UnaryParams::parse(const Node& node, UnaryParams* out) {
     case UnaryKind::kHardSigmoid:
       p.alpha = a.getFloat("alpha", 0.2f);
       p.beta = a.getFloat("beta", 0.5f);
+      break;
+    case UnaryKind::kShrink:  // alpha: lambd, beta: bias
+      p.alpha = a.getFloat("lambd", 0.5f);
+      p.beta = a.getFloat("bias", 0.0f);
       break;
     default: break;
   }

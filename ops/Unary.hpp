@@ -11,6 +11,8 @@ enum class UnaryKind {
   kAbs, kNeg, kReciprocal, kFloor, kCeil, kRound, kSqrt, kExp, kLog, kSin, kCos, kTan,
   kErf, kSign, kTanh, kSigmoid, kRelu, kLeakyRelu, kElu, kSelu, kCelu, kSoftplus,
   kSoftsign, kThresholdedRelu, kHardSigmoid, kHardSwish, kIdentity,
+  // Later additions go last: the GPU kernels take the kind's value as their op code.
+  kAcos, kAsin, kAtan, kAcosh, kAsinh, kAtanh, kCosh, kSinh, kShrink,
 };
 
 struct UnaryParams {

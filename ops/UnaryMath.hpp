@@ -47,6 +47,16 @@ inline T unaryScalar(const UnaryParams& p, T x) {
     return std::max(T(0), std::min(T(1), T(p.alpha) * x + T(p.beta)));
   else if constexpr (K == UnaryKind::kHardSwish)
     return x * std::max(T(0), std::min(T(1), x / T(6) + T(0.5)));
+  else if constexpr (K == UnaryKind::kAcos) return std::acos(x);
+  else if constexpr (K == UnaryKind::kAsin) return std::asin(x);
+  else if constexpr (K == UnaryKind::kAtan) return std::atan(x);
+  else if constexpr (K == UnaryKind::kAcosh) return std::acosh(x);
+  else if constexpr (K == UnaryKind::kAsinh) return std::asinh(x);
+  else if constexpr (K == UnaryKind::kAtanh) return std::atanh(x);
+  else if constexpr (K == UnaryKind::kCosh) return std::cosh(x);
+  else if constexpr (K == UnaryKind::kSinh) return std::sinh(x);
+  else if constexpr (K == UnaryKind::kShrink)  // alpha: lambd, beta: bias
+    return x < -T(p.alpha) ? x + T(p.beta) : (x > T(p.alpha) ? x - T(p.beta) : T(0));
   else return x;  // kIdentity
 }
 
@@ -66,6 +76,9 @@ inline void dispatchUnaryKind(UnaryKind k, Fn&& fn) {
     TESSERA_UNARY_CASE(kSoftplus) TESSERA_UNARY_CASE(kSoftsign)
     TESSERA_UNARY_CASE(kThresholdedRelu) TESSERA_UNARY_CASE(kHardSigmoid)
     TESSERA_UNARY_CASE(kHardSwish) TESSERA_UNARY_CASE(kIdentity)
+    TESSERA_UNARY_CASE(kAcos) TESSERA_UNARY_CASE(kAsin) TESSERA_UNARY_CASE(kAtan)
+    TESSERA_UNARY_CASE(kAcosh) TESSERA_UNARY_CASE(kAsinh) TESSERA_UNARY_CASE(kAtanh)
+    TESSERA_UNARY_CASE(kCosh) TESSERA_UNARY_CASE(kSinh) TESSERA_UNARY_CASE(kShrink)
   }
 #undef TESSERA_UNARY_CASE
 }

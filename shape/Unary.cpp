@@ -40,5 +40,14 @@ TESSERA_REGISTER_SHAPE(ThresholdedRelu, sameAsInput);
 TESSERA_REGISTER_SHAPE(HardSigmoid, sameAsInput);
 TESSERA_REGISTER_SHAPE(HardSwish, sameAsInput);
 TESSERA_REGISTER_SHAPE(Identity, sameAsInput);
+TESSERA_REGISTER_SHAPE(Acos, sameAsInput);
+TESSERA_REGISTER_SHAPE(Asin, sameAsInput);
+TESSERA_REGISTER_SHAPE(Atan, sameAsInput);
+TESSERA_REGISTER_SHAPE(Acosh, sameAsInput);
+TESSERA_REGISTER_SHAPE(Asinh, sameAsInput);
+TESSERA_REGISTER_SHAPE(Atanh, sameAsInput);
+TESSERA_REGISTER_SHAPE(Cosh, sameAsInput);
+TESSERA_REGISTER_SHAPE(Sinh, sameAsInput);
+TESSERA_REGISTER_SHAPE(Shrink, sameAsInput);
 
 }  // namespace tessera

@@ -55,6 +55,24 @@ inline float unary_op(float x, float alpha, float beta, float gamma) {
   return fmax(0.f, fmin(1.f, alpha * x + beta));
 #elif defined(OP_HARD_SWISH)
   return x * fmax(0.f, fmin(1.f, x / 6.f + 0.5f));
+#elif defined(OP_ACOS)
+  return acos(x);
+#elif defined(OP_ASIN)
+  return asin(x);
+#elif defined(OP_ATAN)
+  return atan(x);
+#elif defined(OP_ACOSH)
+  return acosh(x);
+#elif defined(OP_ASINH)
+  return asinh(x);
+#elif defined(OP_ATANH)
+  return atanh(x);
+#elif defined(OP_COSH)
+  return cosh(x);
+#elif defined(OP_SINH)
+  return sinh(x);
+#elif defined(OP_SHRINK)
+  return x < -alpha ? x + beta : (x > alpha ? x - beta : 0.f);
 #elif defined(OP_SCALE)
   return x * alpha;
 #elif defined(OP_CLIP)

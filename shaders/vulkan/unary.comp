@@ -49,6 +49,18 @@ float apply(int op, float v, float a, float b, float g) {
     case 23: return v > a ? v : 0.0;
     case 24: return max(0.0, min(1.0, a * v + b));
     case 25: return v * max(0.0, min(1.0, v / 6.0 + 0.5));
+    // 26 is Identity (the default)
+    // acos and asin through two-argument atan: drivers' own asin/acos (lavapipe's) are off
+    // by ~2e-4, atan is not. Outside [-1, 1] both are NaN, as on the CPU.
+    case 27: return abs(v) > 1.0 ? uintBitsToFloat(0x7FC00000u) : atan(sqrt(1.0 - v * v), v);
+    case 28: return abs(v) > 1.0 ? uintBitsToFloat(0x7FC00000u) : atan(v, sqrt(1.0 - v * v));
+    case 29: return atan(v);
+    case 30: return acosh(v);
+    case 31: return asinh(v);
+    case 32: return atanh(v);
+    case 33: return cosh(v);
+    case 34: return sinh(v);
+    case 35: return v < -a ? v + b : (v > a ? v - b : 0.0);
     case 100: return min(max(v, a), b);
     default: return v;
   }

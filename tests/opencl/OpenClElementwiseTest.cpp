@@ -14,9 +14,12 @@ TEST(OpenClUnary, EveryKindOnOddShapes) {
   const Tensor pos = randomTensor({1, 13, 3, 5}, 22, 0.1f, 4.f);
   for (const char* op : {"Relu", "Sigmoid", "Tanh", "HardSwish", "HardSigmoid", "LeakyRelu", "Elu", "Selu",
                          "Celu", "Softplus", "Softsign", "Abs", "Neg", "Exp", "Floor", "Ceil", "Round",
-                         "Sign", "Erf", "Sin", "Cos", "Identity"})
+                         "Sign", "Erf", "Sin", "Cos", "Identity", "Atan", "Asinh", "Cosh", "Sinh", "Shrink"})
     expectOpenClMatchesCpu(op, {x}, {}, op);
   for (const char* op : {"Sqrt", "Log", "Reciprocal", "Tan"}) expectOpenClMatchesCpu(op, {pos}, {}, op);
+  const Tensor unit = randomTensor({3, 5, 7, 3}, 23, -0.95f, 0.95f);
+  for (const char* op : {"Acos", "Asin", "Atanh"}) expectOpenClMatchesCpu(op, {unit}, {}, op);
+  expectOpenClMatchesCpu("Acosh", {randomTensor({1, 13, 3, 5}, 24, 1.0f, 4.f)}, {}, "Acosh");
 }
 
 TEST(OpenClBinary, BroadcastingOnEachAxis) {

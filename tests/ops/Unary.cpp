@@ -11,10 +11,14 @@ namespace tessera {
 namespace {
 
 TEST(Unary, FloatOpsMatchTheReference) {
-  const Tensor x = test::randomTensor({3, 13, 17, 9}, 1, -3.f, 3.f);
+  const Tensor wide = test::randomTensor({3, 13, 17, 9}, 1, -3.f, 3.f);
+  const Tensor unit = test::randomTensor({3, 13, 17, 9}, 2, -0.95f, 0.95f);  // acos, asin, atanh
+  const Tensor aboveOne = test::randomTensor({3, 13, 17, 9}, 3, 1.0f, 4.f);  // acosh
   for (const char* op :
        {"Relu", "Neg", "Abs", "Sigmoid", "Tanh", "Exp", "Sign", "Floor", "HardSwish", "Softplus", "Erf", "Log",
-        "Elu", "Selu", "Celu"}) {
+        "Elu", "Selu", "Celu", "Atan", "Asinh", "Cosh", "Sinh", "Shrink", "Acos", "Asin", "Atanh", "Acosh"}) {
+    const std::string name = op;
+    const Tensor& x = name == "Acosh" ? aboveOne : (name == "Acos" || name == "Asin" || name == "Atanh") ? unit : wide;
     Node node;
     node.opType = op;
     UnaryParams p;

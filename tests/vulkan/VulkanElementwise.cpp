@@ -15,9 +15,13 @@ TEST(VulkanUnary, EveryFloatOp) {
     const Tensor pos = randomTensor(s, 12, 0.1f, 4.f);
     for (const char* op : {"Relu", "Neg", "Abs", "Sigmoid", "Tanh", "Exp", "Sign", "Floor", "Ceil", "Round",
                            "HardSwish", "HardSigmoid", "Softplus", "Softsign", "Erf", "Sin", "Cos", "Elu",
-                           "Selu", "Celu", "LeakyRelu", "ThresholdedRelu", "Identity"})
+                           "Selu", "Celu", "LeakyRelu", "ThresholdedRelu", "Identity", "Atan", "Asinh", "Cosh",
+                           "Sinh", "Shrink"})
       expectVulkanMatchesCpu(op, {x}, {});
     for (const char* op : {"Sqrt", "Log", "Reciprocal"}) expectVulkanMatchesCpu(op, {pos}, {});
+    const Tensor unit = randomTensor(s, 13, -0.95f, 0.95f);
+    for (const char* op : {"Acos", "Asin", "Atanh"}) expectVulkanMatchesCpu(op, {unit}, {});
+    expectVulkanMatchesCpu("Acosh", {randomTensor(s, 14, 1.0f, 4.f)}, {});
   }
 }
 

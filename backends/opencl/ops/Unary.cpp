@@ -37,6 +37,15 @@ const char* opDefine(UnaryKind k) {
     case UnaryKind::kHardSigmoid: return "OP_HARD_SIGMOID";
     case UnaryKind::kHardSwish: return "OP_HARD_SWISH";
     case UnaryKind::kIdentity: return "OP_IDENTITY";
+    case UnaryKind::kAcos: return "OP_ACOS";
+    case UnaryKind::kAsin: return "OP_ASIN";
+    case UnaryKind::kAtan: return "OP_ATAN";
+    case UnaryKind::kAcosh: return "OP_ACOSH";
+    case UnaryKind::kAsinh: return "OP_ASINH";
+    case UnaryKind::kAtanh: return "OP_ATANH";
+    case UnaryKind::kCosh: return "OP_COSH";
+    case UnaryKind::kSinh: return "OP_SINH";
+    case UnaryKind::kShrink: return "OP_SHRINK";
   }
   return "OP_IDENTITY";
 }
@@ -111,5 +120,14 @@ TESSERA_REGISTER_EXECUTION(kOpenCL, ThresholdedRelu, create);
 TESSERA_REGISTER_EXECUTION(kOpenCL, HardSigmoid, create);
 TESSERA_REGISTER_EXECUTION(kOpenCL, HardSwish, create);
 TESSERA_REGISTER_EXECUTION(kOpenCL, Identity, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, Acos, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, Asin, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, Atan, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, Acosh, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, Asinh, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, Atanh, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, Cosh, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, Sinh, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, Shrink, create);
 
 }  // namespace tessera

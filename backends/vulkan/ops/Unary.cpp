@@ -123,6 +123,15 @@ TESSERA_REGISTER_EXECUTION(kVulkan, ThresholdedRelu, createUnary);
 TESSERA_REGISTER_EXECUTION(kVulkan, HardSigmoid, createUnary);
 TESSERA_REGISTER_EXECUTION(kVulkan, HardSwish, createUnary);
 TESSERA_REGISTER_EXECUTION(kVulkan, Identity, createUnary);
+TESSERA_REGISTER_EXECUTION(kVulkan, Acos, createUnary);
+TESSERA_REGISTER_EXECUTION(kVulkan, Asin, createUnary);
+TESSERA_REGISTER_EXECUTION(kVulkan, Atan, createUnary);
+TESSERA_REGISTER_EXECUTION(kVulkan, Acosh, createUnary);
+TESSERA_REGISTER_EXECUTION(kVulkan, Asinh, createUnary);
+TESSERA_REGISTER_EXECUTION(kVulkan, Atanh, createUnary);
+TESSERA_REGISTER_EXECUTION(kVulkan, Cosh, createUnary);
+TESSERA_REGISTER_EXECUTION(kVulkan, Sinh, createUnary);
+TESSERA_REGISTER_EXECUTION(kVulkan, Shrink, createUnary);
 TESSERA_REGISTER_EXECUTION(kVulkan, Clip, createClip);
 
 }  // namespace tessera
