@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
 #include "ops/GatherElements.hpp"
@@ -28,6 +29,8 @@ class CpuGatherElements final : public Execution {
     for (size_t d = static_cast<size_t>(axis_) + 1; d < idx.size(); ++d) inner_ *= idx[d];
     idxAxis_ = idx[axis_];
     dataAxis_ = data[axis_];
+    dataStride_.assign(data.size(), 1);
+    for (size_t d = data.size() - 1; d > 0; --d) dataStride_[d - 1] = dataStride_[d] * data[d];
     elementBytes_ = dataTypeSize(inputs[0]->dtype());
     return Status::ok();
   }
@@ -49,16 +52,13 @@ class CpuGatherElements final : public Execution {
                                std::to_string(k) + " is out of range for axis " + std::to_string(axis_) +
                                " of extent " + std::to_string(dataAxis_));
     }
-    const Shape& ds = data.shape();
     const Shape& os = out.shape();
-    const int64_t rank = static_cast<int64_t>(ds.size());
-    std::vector<int64_t> dataStride(rank, 1);
-    for (int64_t d = rank - 1; d > 0; --d) dataStride[d - 1] = dataStride[d] * ds[d];
+    const int64_t rank = static_cast<int64_t>(os.size());
+    const std::vector<int64_t>& dataStride = dataStride_;
     const char* src = data.data<char>();
     char* dst = out.data<char>();
     const size_t eb = elementBytes_;
     cpuPool(*this).parallelFor(outer_, [&](int64_t begin, int64_t end) {
-      std::vector<int64_t> pos(rank);
       for (int64_t o = begin; o < end; ++o) {
         // The data offset of outer position o (coordinates before the axis, in os's extents).
         int64_t rest = o, base = 0;
@@ -88,6 +88,7 @@ class CpuGatherElements final : public Execution {
   Node node_;
   GatherElementsParams params_;
   int64_t axis_ = 0, outer_ = 1, inner_ = 1, idxAxis_ = 0, dataAxis_ = 0;
+  std::vector<int64_t> dataStride_;  // data's element strides
   size_t elementBytes_ = 0;
 };
 

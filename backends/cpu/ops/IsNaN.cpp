@@ -1,6 +1,7 @@
 // CPU IsNaN and IsInf (detect_positive, detect_negative: both 1 by default) on f16, bf16,
 // f32 and f64 inputs; bool output.
 #include <cmath>
+#include <type_traits>
 
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/ops/Elementwise.hpp"
