@@ -5,7 +5,7 @@ A box is a (4, 2) float array of corners (x, y) in the order top-left, top-right
 bottom-right, bottom-left.
 """
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw
 
 
 def connected_regions(bitmap):
@@ -121,7 +121,6 @@ def grow_rect(corners, distance):
 
 def polygon_mask(corners, shape):
     """A bool mask of `shape` (h, w), true inside the polygon."""
-    from PIL import ImageDraw
     mask = Image.new("L", (shape[1], shape[0]), 0)
     ImageDraw.Draw(mask).polygon([tuple(p) for p in corners], fill=1)
     return np.asarray(mask, dtype=bool)

@@ -146,7 +146,7 @@ def main():
         print("%2d [%4d,%4d %4d,%4d] %-34s %.3f%s" %
               (n, x0, y0, x1, y1, "'%s'" % ln["text"], ln["confidence"],
                "  (was upside down, turned: %.3f)" % ln["direction_confidence"] if ln["turned"] else ""))
-    parts, page_ms = [], []
+    parts = []
     for stage in ("detect", "crop", "classify", "recognise"):
         total = np.median([w.total.get(stage, 0.0) for w in timed])
         model = np.median([w.model.get(stage, 0.0) for w in timed])

@@ -100,12 +100,12 @@ def reading_order(boxes, same_line_px=10):
     return out
 
 
-def resized_line(crop, height, width, max_width):
-    """A crop as 3 x height x max_width: resized to `height` keeping its aspect (at most
-    `width` wide), mapped to [-1, 1], zero (mid-grey) to the right."""
+def resized_line(crop, height, width):
+    """A crop as 3 x height x width: resized to `height` keeping its aspect (at most `width`
+    wide), mapped to [-1, 1], zero (mid-grey) to the right."""
     w = max(1, min(width, int(math.ceil(height * crop.width / crop.height))))
     x = normalised(crop.resize((w, height), Image.BILINEAR), (0.5,) * 3, (0.5,) * 3)
-    out = np.zeros((3, height, max_width), np.float32)
+    out = np.zeros((3, height, width), np.float32)
     out[:, :, :w] = x
     return out
 
@@ -122,7 +122,7 @@ def classify(engine, crops, watch):
     results = [None] * len(crops)
     ch, cw = CLS_SHAPE
     for group in batches(crops, CLS_BATCH):
-        x = np.stack([resized_line(crops[i], ch, cw, cw) for i in group])
+        x = np.stack([resized_line(crops[i], ch, cw) for i in group])
         prob, ms = engine.run(CLS, x)
         watch.add_model("classify", ms)
         for i, p in zip(group, prob):
@@ -139,7 +139,7 @@ def recognise(engine, crops, keys, watch):
     for group in batches(crops, REC_BATCH):
         ratio = max([REC_MIN_RATIO] + [crops[i].width / crops[i].height for i in group])
         width = int(REC_HEIGHT * ratio)
-        x = np.stack([resized_line(crops[i], REC_HEIGHT, width, width) for i in group])
+        x = np.stack([resized_line(crops[i], REC_HEIGHT, width) for i in group])
         scores, ms = engine.run(REC, x)
         watch.add_model("recognise", ms)
         for i, s in zip(group, scores):
