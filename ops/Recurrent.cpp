@@ -73,23 +73,18 @@ Status RecurrentParams::parse(const Node& node, RecurrentParams* out) {
   p.inputForget = node.attrs.getInt("input_forget", 0) != 0;
   p.linearBeforeReset = node.attrs.getInt("linear_before_reset", 0) != 0;
 
-  // The activation names, defaults when absent.
+  // The activation names, defaults when absent; a bidirectional node may give one
+  // direction's list (with its alphas and betas) for both.
   std::vector<std::string> names = stringsAttr(node, "activations");
+  if (names.empty())
+    names = p.kind == RecurrentKind::kRnn ? std::vector<std::string>{"Tanh"}
+            : p.kind == RecurrentKind::kGru ? std::vector<std::string>{"Sigmoid", "Tanh"}
+                                            : std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"};
   const size_t perDir = static_cast<size_t>(p.functionsPerDirection());
   const size_t total = perDir * static_cast<size_t>(p.numDirections());
-  if (names.empty()) {
-    const std::vector<std::string> defaults =
-        p.kind == RecurrentKind::kRnn ? std::vector<std::string>{"Tanh"}
-        : p.kind == RecurrentKind::kGru ? std::vector<std::string>{"Sigmoid", "Tanh"}
-                                        : std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"};
-    for (int d = 0; d < p.numDirections(); ++d) names.insert(names.end(), defaults.begin(), defaults.end());
-  } else if (names.size() == perDir && total == 2 * perDir) {
-    const std::vector<std::string> once = names;
-    names.insert(names.end(), once.begin(), once.end());
-  } else if (names.size() != total) {
+  if (names.size() != perDir && names.size() != total)
     return Status::invalid(node.label() + ": " + std::to_string(names.size()) + " activations given, " +
                            node.opType + " " + dir + " takes " + std::to_string(total));
-  }
   const std::vector<float> alphas = node.attrs.getFloats("activation_alpha");
   const std::vector<float> betas = node.attrs.getFloats("activation_beta");
   size_t ai = 0, bi = 0;
@@ -102,6 +97,7 @@ Status RecurrentParams::parse(const Node& node, RecurrentParams* out) {
     a.beta = info->betas && bi < betas.size() ? betas[bi++] : info->beta;
     p.activations.push_back(a);
   }
+  while (p.activations.size() < total) p.activations.push_back(p.activations[p.activations.size() - perDir]);
   *out = std::move(p);
   return Status::ok();
 }

@@ -14,8 +14,8 @@
 // - activation_alpha / activation_beta are consumed in order by the activations that take
 //   them (Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu: alpha; Affine,
 //   ScaledTanh, HardSigmoid: beta); a missing value takes the ONNX op's default. Names match
-//   case-insensitively. Bidirectional takes 2x the per-direction list (or the list once,
-//   shared by both directions).
+//   case-insensitively. Bidirectional takes 2x the per-direction list, or the list once
+//   (with its alphas and betas) for both directions.
 // - LSTM input_forget: f = 1 - i.
 // - Batch entry b runs sequence_lens[b] steps (reverse: from its own last step back to 0);
 //   Y is 0 past its length, Y_h / Y_c hold its last state, and 0 when the length is 0.
