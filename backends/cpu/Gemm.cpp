@@ -53,6 +53,7 @@ struct KernelSet {
   int narrowMR;
   TileKernel wide;    // wideMR x 24: a full panel and the first 8 columns of the next (or null)
   int wideMR;
+  TileKernel row;     // 1 x kNR, for a lone row (a GEMV: a recurrent step at batch 1), or null
 };
 
 // Portable kernel: fixed trip counts let the compiler unroll and vectorise it.
@@ -200,17 +201,60 @@ __attribute__((target("avx512f,avx512vl,fma"))) void tileAvx512Wide(const Tile& 
     _mm256_storeu_ps(c + kNR, t.accumulate ? _mm256_add_ps(hi[r], _mm256_loadu_ps(c + kNR)) : hi[r]);
   }
 }
+
+// 1 x 16: a lone row would leave the 12-row kernel computing 11 copies of it and waiting on one
+// FMA chain; four accumulators over consecutive k hide the latency instead.
+__attribute__((target("avx512f,fma"))) void rowAvx512(const Tile& t) {
+  __m512 c0 = _mm512_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+  const float* a = t.a;
+  const float* b = t.b;
+  int64_t k = 0;
+  for (; k + 4 <= t.kb; k += 4, a += t.groupStride, b += 4 * kNR) {
+    c0 = _mm512_fmadd_ps(_mm512_set1_ps(a[0]), _mm512_loadu_ps(b), c0);
+    c1 = _mm512_fmadd_ps(_mm512_set1_ps(a[t.kStep]), _mm512_loadu_ps(b + kNR), c1);
+    c2 = _mm512_fmadd_ps(_mm512_set1_ps(a[2 * t.kStep]), _mm512_loadu_ps(b + 2 * kNR), c2);
+    c3 = _mm512_fmadd_ps(_mm512_set1_ps(a[3 * t.kStep]), _mm512_loadu_ps(b + 3 * kNR), c3);
+  }
+  for (int64_t j = 0; k + j < t.kb; ++j) c0 = _mm512_fmadd_ps(_mm512_set1_ps(a[j * t.kStep]), _mm512_loadu_ps(b + j * kNR), c0);
+  const __m512 sum = _mm512_add_ps(_mm512_add_ps(c0, c1), _mm512_add_ps(c2, c3));
+  _mm512_storeu_ps(t.c, t.accumulate ? _mm512_add_ps(sum, _mm512_loadu_ps(t.c)) : sum);
+}
+
+// The same in two 8-wide halves.
+__attribute__((target("avx2,fma"))) void rowAvx2(const Tile& t) {
+  __m256 l0 = _mm256_setzero_ps(), l1 = l0, h0 = l0, h1 = l0;
+  const float* a = t.a;
+  const float* b = t.b;
+  int64_t k = 0;
+  for (; k + 4 <= t.kb; k += 4, a += t.groupStride) {
+    for (int j = 0; j < 4; j += 2, b += 2 * kNR) {
+      const __m256 x0 = _mm256_broadcast_ss(a + j * t.kStep), x1 = _mm256_broadcast_ss(a + (j + 1) * t.kStep);
+      l0 = _mm256_fmadd_ps(x0, _mm256_loadu_ps(b), l0);
+      h0 = _mm256_fmadd_ps(x0, _mm256_loadu_ps(b + 8), h0);
+      l1 = _mm256_fmadd_ps(x1, _mm256_loadu_ps(b + kNR), l1);
+      h1 = _mm256_fmadd_ps(x1, _mm256_loadu_ps(b + kNR + 8), h1);
+    }
+  }
+  for (int64_t j = 0; k + j < t.kb; ++j, b += kNR) {
+    const __m256 x = _mm256_broadcast_ss(a + j * t.kStep);
+    l0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(b), l0);
+    h0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(b + 8), h0);
+  }
+  const __m256 lo = _mm256_add_ps(l0, l1), hi = _mm256_add_ps(h0, h1);
+  _mm256_storeu_ps(t.c, t.accumulate ? _mm256_add_ps(lo, _mm256_loadu_ps(t.c)) : lo);
+  _mm256_storeu_ps(t.c + 8, t.accumulate ? _mm256_add_ps(hi, _mm256_loadu_ps(t.c + 8)) : hi);
+}
 #endif
 
 KernelSet chooseKernels() {
 #ifdef TESSERA_GEMM_X86
   switch (cpuIsa()) {
-    case CpuIsa::kAvx512: return {tileAvx512, 12, tileAvx2Narrow, 12, tileAvx512Wide, 8};
-    case CpuIsa::kAvx2: return {tileAvx2, 6, tileAvx2Narrow, 12, nullptr, 0};
+    case CpuIsa::kAvx512: return {tileAvx512, 12, tileAvx2Narrow, 12, tileAvx512Wide, 8, rowAvx512};
+    case CpuIsa::kAvx2: return {tileAvx2, 6, tileAvx2Narrow, 12, nullptr, 0, rowAvx2};
     case CpuIsa::kGeneric: break;
   }
 #endif
-  return {tilePortable, 4, nullptr, 0, nullptr, 0};
+  return {tilePortable, 4, nullptr, 0, nullptr, 0, nullptr};
 }
 
 const KernelSet& kernels() {
@@ -288,13 +332,15 @@ void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBe
       for (int64_t n0 = nBegin; n0 < nEnd;) {
         const int64_t left = nEnd - n0;
         // The last 17..24 columns in one pass where there is a kernel for it; a last panel
-        // with at most 8 columns in a narrow pass; otherwise whole panels.
-        const bool wide = ks.wide && left > kNR && left <= kNR + 8;
-        const bool narrow = !wide && ks.narrow && left <= 8;
+        // with at most 8 columns in a narrow pass; otherwise whole panels. A lone row of A
+        // takes the one-row kernel for every panel.
+        const bool lone = ks.row && mb == 1;
+        const bool wide = !lone && ks.wide && left > kNR && left <= kNR + 8;
+        const bool narrow = !lone && !wide && ks.narrow && left <= 8;
         const int width = wide ? kNR + 8 : (narrow ? 8 : kNR);
         const int cols = static_cast<int>(std::min<int64_t>(wide ? left : kNR, left));
-        const TileKernel kernel = wide ? ks.wide : (narrow ? ks.narrow : ks.full);
-        const int mr = wide ? ks.wideMR : (narrow ? ks.narrowMR : ks.mr);
+        const TileKernel kernel = lone ? ks.row : wide ? ks.wide : (narrow ? ks.narrow : ks.full);
+        const int mr = lone ? 1 : wide ? ks.wideMR : (narrow ? ks.narrowMR : ks.mr);
         const float* bPanel = g.packedB + (n0 / kNR) * g.K * kNR + k0 * kNR;
         for (int64_t m = m0; m < m0 + mb; m += mr) {
           const int rows = static_cast<int>(std::min<int64_t>(mr, m0 + mb - m));
