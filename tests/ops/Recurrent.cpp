@@ -373,6 +373,25 @@ TEST(RecurrentOp, Opset7AndSharedActivations) {
   for (size_t i = 0; i < 3; ++i) expectClose(r.outputs[i], expected[i], 1e-4, 2e-5, "shared list");
 }
 
+// Hidden and input sizes past the GEMM's K chunk (256) at batch 1: the one-row kernel
+// accumulates over several chunks, and N ends in a partial panel.
+TEST(RecurrentOp, LargeSizesAtBatchOne) {
+  RnnCase c;
+  c.op = "LSTM";
+  c.direction = "bidirectional";
+  c.seq = 3;
+  c.input = 270;
+  c.hidden = 301;
+  c.bias = true;
+  c.initial = true;
+  c.peephole = true;
+  c.constantWeights = true;
+  check(c, 1200);
+  c.op = "GRU";
+  c.constantWeights = false;
+  check(c, 1210);
+}
+
 void expectFails(const RnnCase& c, const RnnInputs& in, const Attributes& attrs, const std::string& cause) {
   std::vector<Tensor> inputs = {in.x, in.w, in.r, in.b, in.lens, in.h0};
   while (inputs.back().dtype() == DataType::kUnknown) inputs.pop_back();
