@@ -90,7 +90,8 @@ Status RecurrentParams::parse(const Node& node, RecurrentParams* out) {
   size_t ai = 0, bi = 0;
   for (const std::string& name : names) {
     const ActivationInfo* info = findActivation(name);
-    if (!info) return Status::invalid(node.label() + ": activation '" + name + "' is not one ONNX lists for " + node.opType);
+    if (!info)
+      return Status::invalid(node.label() + ": activation '" + name + "' is not one ONNX lists for " + node.opType);
     RecurrentActivation a;
     a.kind = info->kind;
     a.alpha = info->alphas && ai < alphas.size() ? alphas[ai++] : info->alpha;

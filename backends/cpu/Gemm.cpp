@@ -215,7 +215,8 @@ __attribute__((target("avx512f,fma"))) void rowAvx512(const Tile& t) {
     c2 = _mm512_fmadd_ps(_mm512_set1_ps(a[2 * t.kStep]), _mm512_loadu_ps(b + 2 * kNR), c2);
     c3 = _mm512_fmadd_ps(_mm512_set1_ps(a[3 * t.kStep]), _mm512_loadu_ps(b + 3 * kNR), c3);
   }
-  for (int64_t j = 0; k + j < t.kb; ++j) c0 = _mm512_fmadd_ps(_mm512_set1_ps(a[j * t.kStep]), _mm512_loadu_ps(b + j * kNR), c0);
+  for (int64_t j = 0; k + j < t.kb; ++j)
+    c0 = _mm512_fmadd_ps(_mm512_set1_ps(a[j * t.kStep]), _mm512_loadu_ps(b + j * kNR), c0);
   const __m512 sum = _mm512_add_ps(_mm512_add_ps(c0, c1), _mm512_add_ps(c2, c3));
   _mm512_storeu_ps(t.c, t.accumulate ? _mm512_add_ps(sum, _mm512_loadu_ps(t.c)) : sum);
 }

@@ -91,7 +91,8 @@ class CpuRecurrent final : public Execution {
                     for (int64_t d = 0; d < D; ++d) {
                       const float* rd = r->data<float>() + d * GH * H;
                       gemmPackB(H, rCols, rd, H, true, dst + d * rBlock);
-                      if (splitH) gemmPackB(H, H, rd + 2 * H * H, H, true, dst + d * rBlock + gemmPackedBSize(H, rCols));
+                      if (splitH)
+                        gemmPackB(H, H, rd + 2 * H * H, H, true, dst + d * rBlock + gemmPackedBSize(H, rCols));
                     }
                   });
 
@@ -126,9 +127,16 @@ class CpuRecurrent final : public Execution {
     g.ldc = D_ * GH_;
     gemmPacked(cpuPool(*this), g);
 
-    cpuPool(*this).parallelFor(D_, [&](int64_t begin, int64_t end) {
-      for (int64_t d = begin; d < end; ++d) runDirection(static_cast<int>(d), rp + d * rBlock_, inputs, outputs);
-    });
+    if (D_ == 1) {
+      runDirection(0, rp, inputs, outputs);
+    } else {
+      // Only `this` captured: the std::function holds it without allocating.
+      run_ = {rp, &inputs, &outputs};
+      cpuPool(*this).parallelFor(D_, [this](int64_t begin, int64_t end) {
+        for (int64_t d = begin; d < end; ++d)
+          runDirection(static_cast<int>(d), run_.packedR + d * rBlock_, *run_.inputs, *run_.outputs);
+      });
+    }
     return Status::ok();
   }
 
@@ -352,6 +360,11 @@ class CpuRecurrent final : public Execution {
   std::vector<float> projected_;  // [seq*batch rows in X's order, D*G*H]
   std::vector<float> scratch_;    // per direction: see hiddenOf .. biasOf
   std::vector<int64_t> lengths_;
+  struct {
+    const float* packedR;
+    const Tensors* inputs;
+    const Tensors* outputs;
+  } run_ = {nullptr, nullptr, nullptr};  // this run's operands, for the directions' threads
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {
