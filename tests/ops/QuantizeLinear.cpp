@@ -1,7 +1,7 @@
 // QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear against naive references:
 // ties to even (positive and negative, even and odd), saturation at both ends of int8 and
 // uint8, per-tensor and per-axis scales on every axis (negative too), zero points omitted,
-// scalar and per axis, float and int32 data, opset 10's scalar-only rule; bad inputs fail
+// scalar and per axis, f32, f16 and int32 data, opset 10's scalar-only rule; bad inputs fail
 // naming the node and the cause.
 #include <gtest/gtest.h>
 
@@ -240,6 +240,25 @@ TEST(DequantizeLinearOp, BadInputsFailNamingTheNode) {
                     "DequantizeLinear", "int8, uint8 or int32");
   expectFailsNaming(runOp("DequantizeLinear", {x}, {}, 1, BackendType::kCPU), "DequantizeLinear", "scale");
   expectFailsNaming(runOp("DynamicQuantizeLinear", {x}, {}, 3, BackendType::kCPU), "DynamicQuantizeLinear", "f32");
+}
+
+// Opset 19 allows f16 data and scales: computed in f32 around the step.
+TEST(QuantizeLinearOp, HalfPrecisionDataAndScales) {
+  Tensor x = Tensor::hostAllocate({2, 5}, DataType::kF16);
+  const std::vector<float> v = {0.5f, 1.5f, 2.5f, -2.5f, 100.f, -300.f, 3.25f, 0.f, 7.f, -7.5f};
+  for (int i = 0; i < 10; ++i) x.data<uint16_t>()[i] = floatToHalf(v[i]);
+  Tensor scale = Tensor::hostAllocate({}, DataType::kF16);
+  scale.data<uint16_t>()[0] = floatToHalf(0.5f);
+  const Tensor zp = intTensor({}, DataType::kI8, [](int64_t) { return 1; });
+  OpRun q = runOp("QuantizeLinear", {x, scale, zp}, {}, 1, BackendType::kCPU, {}, 19);
+  ASSERT_TRUE(q.status.isOk()) << q.status.message();
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(intAt(q.outputs[0], i), naiveSaturate(naiveRoundHalfEven(v[i] / 0.5) + 1, DataType::kI8)) << v[i];
+  OpRun d = runOp("DequantizeLinear", {q.outputs[0], scale, zp}, {}, 1, BackendType::kCPU, {}, 19);
+  ASSERT_TRUE(d.status.isOk()) << d.status.message();
+  ASSERT_EQ(d.outputs[0].dtype(), DataType::kF16);
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(halfToFloat(d.outputs[0].data<uint16_t>()[i]), static_cast<float>(intAt(q.outputs[0], i) - 1) * 0.5f);
 }
 
 }  // namespace
