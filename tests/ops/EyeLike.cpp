@@ -3,6 +3,8 @@
 // naive j - i == k; bad inputs fail naming the node.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "NaiveIndex.hpp"
 #include "TypedTensor.hpp"
 #include "support/OpTest.hpp"
@@ -43,6 +45,17 @@ TEST(EyeLikeOp, EveryKAndDtypeAgainstNaive) {
         expectSameBytes(r.outputs[0], eyeReference(shape, t, k), what);
       }
     }
+  }
+}
+
+// k at int64's limits: an all-zero matrix, no overflow.
+TEST(EyeLikeOp, ExtremeK) {
+  for (int64_t k : {std::numeric_limits<int64_t>::lowest(), std::numeric_limits<int64_t>::max()}) {
+    Attributes attrs;
+    attrs.setInt("k", k);
+    OpRun r = runOp("EyeLike", {randomTensor({3, 4}, 1)}, attrs, 1, BackendType::kCPU);
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    expectSameBytes(r.outputs[0], typedTensor({3, 4}, DataType::kF32, [](int64_t) { return 0; }), std::to_string(k));
   }
 }
 

@@ -18,7 +18,8 @@ class CpuEyeLike final : public Execution {
 
   Status onExecute(const Tensors&, const Tensors& outputs) override {
     Tensor& y = *outputs[0];
-    const int64_t rows = y.dim(0), cols = y.dim(1), k = params_.k;
+    const int64_t rows = y.dim(0), cols = y.dim(1);
+    const int64_t k = std::clamp(params_.k, -rows, cols);  // no diagonal beyond; no overflow in -k
     std::memset(y.data(), 0, static_cast<size_t>(rows * cols) * dataTypeSize(y.dtype()));
     // Rows i with 0 <= i + k < cols hold a one.
     const int64_t first = std::max<int64_t>(0, -k), last = std::min<int64_t>(rows, cols - k);
