@@ -1,0 +1,26 @@
+// Hardmax: the input's shape and float dtype. Its axis follows Softmax's rules across opsets
+// (ops/Softmax.hpp): before 13 the input is coerced to 2-D at `axis` (default 1), from 13
+// the one `axis` (default -1).
+#include "ops/Softmax.hpp"
+#include "tessera/Registry.hpp"
+
+namespace tessera {
+namespace {
+
+Status hardmaxShape(ShapeContext& ctx) {
+  SoftmaxParams p;
+  TESSERA_RETURN_IF_ERROR(SoftmaxParams::parse(ctx.node, &p));
+  const Tensor* x = ctx.input(0);
+  if (!x) return ctx.error("input 0 is missing");
+  if (!isFloat(x->dtype())) return ctx.error("input " + x->describe() + " must be a float tensor");
+  int64_t outer, n, inner;
+  TESSERA_RETURN_IF_ERROR(p.split3(ctx.node, x->shape(), &outer, &n, &inner));
+  ctx.output(0) = Tensor(x->shape(), x->dtype());
+  return Status::ok();
+}
+
+}  // namespace
+
+TESSERA_REGISTER_SHAPE(Hardmax, hardmaxShape);
+
+}  // namespace tessera
