@@ -1,0 +1,69 @@
+#include "ops/Dft.hpp"
+
+#include <string>
+#include <vector>
+
+#include "ops/ConstantIntInput.hpp"
+
+namespace tessera {
+
+Status DftParams::parse(const Node& node, DftParams* out) {
+  DftParams p;
+  p.inverse = node.attrs.getInt("inverse", 0) != 0;
+  p.onesided = node.attrs.getInt("onesided", 0) != 0;
+  p.axisFromInput = node.opset >= 20;
+  p.axis = p.axisFromInput ? -2 : node.attrs.getInt("axis", 1);
+  *out = p;
+  return Status::ok();
+}
+
+// A scalar (or one-element) integer input's value.
+static Status scalarIntInput(const Node& node, const Tensor* t, const std::string& role, int64_t* out) {
+  std::vector<int64_t> v;
+  TESSERA_RETURN_IF_ERROR(constantIntInput(node, t, role, &v));
+  if (v.size() != 1)
+    return Status::invalid(node.label() + ": '" + role + "' " + t->describe() + " must be a scalar");
+  *out = v[0];
+  return Status::ok();
+}
+
+Status resolveDft(const Node& node, const DftParams& p, const Shape& input, const Tensor* dftLength,
+                  const Tensor* axisInput, DftGeometry* out) {
+  const int64_t rank = static_cast<int64_t>(input.size());
+  if (rank < 3)
+    return Status::invalid(node.label() + ": the input " + shapeToString(input) +
+                           " must be [batch, signal dims..., 1 or 2] (rank >= 3)");
+  const int64_t channels = input[rank - 1];
+  if (channels != 1 && channels != 2)
+    return Status::invalid(node.label() + ": the input " + shapeToString(input) + " ends in " +
+                           std::to_string(channels) + "; it must end in 1 (real) or 2 (complex)");
+  int64_t axis = p.axis;
+  if (p.axisFromInput && axisInput && axisInput->dtype() != DataType::kUnknown)
+    TESSERA_RETURN_IF_ERROR(scalarIntInput(node, axisInput, "axis", &axis));
+  const int64_t normalized = axis < 0 ? axis + rank : axis;
+  if (normalized < 1 || normalized > rank - 2)
+    return Status::invalid(node.label() + ": axis " + std::to_string(axis) + " is not a signal dim of the input " +
+                           shapeToString(input) + " (valid: 1.." + std::to_string(rank - 2) + " or -" +
+                           std::to_string(rank - 1) + "..-2)");
+  DftGeometry g;
+  g.channels = channels;
+  g.signal = input[normalized];
+  g.length = g.signal;
+  if (dftLength && dftLength->dtype() != DataType::kUnknown) {
+    TESSERA_RETURN_IF_ERROR(scalarIntInput(node, dftLength, "dft_length", &g.length));
+    if (g.length < 1)
+      return Status::invalid(node.label() + ": dft_length " + std::to_string(g.length) + " must be positive");
+  }
+  if (g.length < 1)
+    return Status::invalid(node.label() + ": the signal along axis " + std::to_string(axis) + " is empty");
+  g.bins = p.onesided ? g.length / 2 + 1 : g.length;
+  for (int64_t d = 0; d < normalized; ++d) g.outer *= input[d];
+  for (int64_t d = normalized + 1; d < rank - 1; ++d) g.inner *= input[d];
+  g.output = input;
+  g.output[normalized] = g.bins;
+  g.output[rank - 1] = 2;
+  *out = g;
+  return Status::ok();
+}
+
+}  // namespace tessera
