@@ -19,6 +19,8 @@
 #include "tessera/Registry.hpp"
 #include "tessera/ValueNeeds.hpp"
 
+#include "StagedGraph.hpp"
+
 namespace tessera {
 
 namespace {
@@ -140,11 +142,19 @@ struct Session::Impl {
   std::unique_ptr<Execution> createExecution(Backend* b, const Node& node, const Tensors& in, const Tensors& out);
   const Node* failedNode = nullptr;
   std::vector<std::string> neededValues;  // inputs of failedNode whose values its planning needs
+  // failedNode's output shapes come from run-time values (ShapeContext::shapesFromValues):
+  // the graph then runs in stages around it (StagedGraph.hpp), for good.
+  bool failedOnValueShapes = false;
+  std::vector<DataType> failedOutputTypes;
+  std::unique_ptr<StagedGraph> staged;
+  Status stageAroundFailedNode();
   Status planNode(const Node& node);
   // Specializes the graph inputs behind neededValues on their values in `feeds`.
   bool addSpecializations(const std::map<std::string, Tensor>& feeds);
   bool specializedValuesChanged(const std::map<std::string, Tensor>& feeds) const;
-  Status fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs);
+  // `kernelAllocates`: the outputs' shapes come from the values; the kernel allocates them.
+  Status fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs,
+              bool kernelAllocates = false);
   // `dt` kUnknown: the value's graph dtype.
   Status variantFor(Value& v, Backend* b, Layout l, Tensor** out, DataType dt = DataType::kUnknown);
   Status planMemory();
@@ -193,7 +203,9 @@ Status Session::create(std::shared_ptr<const Graph> graph, const SessionOptions&
   return Status::ok();
 }
 
-const PlacementReport& Session::report() const { return impl_->report; }
+const PlacementReport& Session::report() const {
+  return impl_->staged ? impl_->staged->report() : impl_->report;
+}
 const Graph& Session::graph() const { return *impl_->graph; }
 
 Status Session::trace(std::vector<TracedOutput>* out) const {
@@ -201,6 +213,7 @@ Status Session::trace(std::vector<TracedOutput>* out) const {
   const Impl& m = *impl_;
   if (!m.options.trace) return Status::invalid("tracing is off: create the Session with SessionOptions::trace");
   if (!m.traceReady) return Status::invalid("nothing traced yet: trace() reads the outputs of the last run");
+  if (m.staged) return m.staged->trace(out);
   out->clear();
   const std::vector<Node>& nodes = m.graph->nodes;
   for (size_t i = 0; i < nodes.size() && i < m.report.nodes.size(); ++i) {
@@ -233,12 +246,13 @@ Status Session::trace(std::vector<TracedOutput>* out) const {
 Status Session::setProfiling(bool on) {
   std::lock_guard<std::mutex> lock(impl_->callMutex);
   impl_->profiling = on;
+  if (impl_->staged) TESSERA_RETURN_IF_ERROR(impl_->staged->setProfiling(on));
   for (auto& b : impl_->backends) TESSERA_RETURN_IF_ERROR(b->onSetProfiling(on));
   return Status::ok();
 }
 std::vector<Session::ProfileEntry> Session::profile() const {
   std::lock_guard<std::mutex> lock(impl_->callMutex);
-  return impl_->profile;
+  return impl_->staged ? impl_->staged->profile() : impl_->profile;
 }
 
 std::vector<BackendType> Session::backends() const {
@@ -269,11 +283,15 @@ static Status guarded(const char* what, Fn&& fn) {
 Status Session::resize(const std::map<std::string, Shape>& inputShapes) {
   std::lock_guard<std::mutex> lock(impl_->callMutex);
   impl_->traceReady = false;
-  return guarded("planning the graph", [&] { return impl_->plan(inputShapes, nullptr); });
+  return guarded("planning the graph", [&] {
+    if (!impl_->staged) TESSERA_RETURN_IF_ERROR(impl_->plan(inputShapes, nullptr));
+    return impl_->staged ? impl_->staged->resize(inputShapes) : Status::ok();
+  });
 }
 
 Session::PlanCacheStats Session::planCache() const {
   std::lock_guard<std::mutex> lock(impl_->callMutex);
+  if (impl_->staged) return impl_->staged->planCache();
   PlanCacheStats s = impl_->cacheStats;
   s.kept = static_cast<int>(impl_->keptPlans.size()) + (impl_->planned ? 1 : 0);
   // Plans whose intermediate tensors live in one arena shared by all (the CPU's) count it
@@ -305,6 +323,7 @@ Status Session::Impl::plan(const std::map<std::string, Shape>& inputShapes,
   ++cacheStats.plansMade;
   for (;;) {
     Status st = planOnce(inputShapes);
+    if (!st.isOk() && failedOnValueShapes) return stageAroundFailedNode();
     if (st.isOk() || !feeds || !failedNode || !addSpecializations(*feeds)) return st;
   }
 }
@@ -379,6 +398,7 @@ Status Session::Impl::planOnce(const std::map<std::string, Shape>& inputShapes) 
   Impl& m = *this;
   const Graph& g = *m.graph;
   failedNode = nullptr;
+  failedOnValueShapes = false;
   m.planned = false;
   m.values.clear();
   m.steps.clear();
@@ -468,19 +488,23 @@ Status Session::Impl::planOnce(const std::map<std::string, Shape>& inputShapes) 
   return Status::ok();
 }
 
-Status Session::Impl::fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs) {
+Status Session::Impl::fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs,
+                           bool kernelAllocates) {
   Tensors in, out;
   for (const Tensor* t : inputs) in.push_back(const_cast<Tensor*>(t));
   for (Tensor& o : outs) {
-    const std::string name = o.name();
-    o = Tensor::hostAllocate(o.shape(), o.dtype());
-    o.setName(name);
+    if (!kernelAllocates) o = Tensor::hostAllocate(o.shape(), o.dtype());
     out.push_back(&o);
   }
   std::unique_ptr<Execution> e = createExecution(cpu, node, in, out);
   if (!e) return Status::unsupported(node.label() + ": no CPU kernel to evaluate it on constant inputs");
   TESSERA_RETURN_IF_ERROR(e->onResize(in, out).withContext(node.label()));
   TESSERA_RETURN_IF_ERROR(e->onExecute(in, out).withContext(node.label()));
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (!outs[i].data() && outs[i].elementCount() > 0)
+      return Status::internal(node.label() + ": its kernel left output " + std::to_string(i) + " unallocated");
+    outs[i].setName(node.outputs[i]);
+  }
   return Status::ok();
 }
 
@@ -515,6 +539,18 @@ Status Session::Impl::planNode(const Node& node) {
         if (inputs[i] == t) neededValues.push_back(node.inputs[i]);
     return shaped;
   }
+  bool folded = false;
+  if (ctx.shapesFromValues) {
+    if (allConstant) {
+      TESSERA_RETURN_IF_ERROR(fold(node, inputs, outs, true));
+      folded = true;
+    } else {
+      failedOnValueShapes = true;
+      failedOutputTypes.clear();
+      for (const Tensor& o : outs) failedOutputTypes.push_back(o.dtype());
+      return Status::unsupported(node.label() + ": its output shapes depend on values known only at run time");
+    }
+  }
   for (size_t i = 0; i < outs.size(); ++i) {
     outs[i].setName(node.outputs[i]);
     for (int64_t d : outs[i].shape())
@@ -526,6 +562,7 @@ Status Session::Impl::planNode(const Node& node) {
   // A shape function may compute the values too (Shape of a known shape): a constant.
   bool valuesKnown = !outs.empty();
   for (const Tensor& o : outs) valuesKnown = valuesKnown && o.data() != nullptr;
+  valuesKnown = valuesKnown || folded;
   if (!valuesKnown && allConstant) {
     TESSERA_RETURN_IF_ERROR(fold(node, inputs, outs));
     valuesKnown = true;
@@ -761,6 +798,22 @@ Status Session::Impl::acquireStatic(Tensor* t) {
   return t->backend()->onAcquireBuffer(t, StorageType::kStatic);
 }
 
+// From now on the graph runs in stages around failedNode (StagedGraph.hpp). The values
+// planned so far give the dtypes of everything before it.
+Status Session::Impl::stageAroundFailedNode() {
+  const size_t split = static_cast<size_t>(failedNode - graph->nodes.data());
+  std::map<std::string, DataType> dtypes;
+  for (const auto& kv : values) dtypes[kv.first] = kv.second.logical.dtype();
+  for (size_t i = 0; i < failedNode->outputs.size() && i < failedOutputTypes.size(); ++i)
+    dtypes[failedNode->outputs[i]] = failedOutputTypes[i];
+  planned = false;
+  values.clear(), steps.clear(), constantSteps.clear(), tensors.clear();
+  inputTensors.clear(), outputTensors.clear();
+  report = PlacementReport();
+  TESSERA_RETURN_IF_ERROR(StagedGraph::create(graph, split, dtypes, options, cpu, &staged));
+  return staged->setProfiling(profiling);
+}
+
 // The inputs of the node that failed whose values its planning needs (it named them through
 // noteValueNeeded, tessera/ValueNeeds.hpp): the graph inputs they are computed from get
 // specialized. Data inputs are never specialized. False when there is nothing new to
@@ -870,8 +923,13 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
     if (!shapes.count(kv.first) && !g.initializers.count(kv.first))
       return Status::invalid("'" + kv.first + "' is not an input of this graph");
   m.traceReady = false;
-  if (!m.planned || shapes != m.plannedShapes || m.specializedValuesChanged(inputs))
+  if (!m.staged && (!m.planned || shapes != m.plannedShapes || m.specializedValuesChanged(inputs)))
     TESSERA_RETURN_IF_ERROR(m.plan(shapes, &inputs));
+  if (m.staged) {
+    TESSERA_RETURN_IF_ERROR(m.staged->run(inputs, outputs));
+    m.traceReady = m.options.trace;
+    return Status::ok();
+  }
 
   for (auto& kv : m.inputTensors) convertLayout(inputs.at(kv.first), *kv.second);
   TESSERA_RETURN_IF_ERROR(m.runSteps(m.steps, m.segments, m.profiling));

@@ -33,6 +33,11 @@ struct ShapeContext {
   // Error helper naming the node: "Conv 'c1': <message>".
   Status error(const std::string& message) const;
   Tensor unused;
+  // Set by an op whose output shapes depend on its input values (NonZero, Unique,
+  // NonMaxSuppression, ...): it sets each output's dtype and rank, not its dims. Its CPU
+  // execution allocates its outputs when it runs, and a graph where such a node's inputs
+  // are not constant runs in stages around it (docs/ARCHITECTURE.md, "Data-dependent shapes").
+  bool shapesFromValues = false;
 };
 using ShapeFunction = std::function<Status(ShapeContext&)>;
 
