@@ -79,6 +79,16 @@ TEST(CompressOp, EveryAxisConditionAndDtypeAgainstNaive) {
   }
 }
 
+// Every node of `g` ran (none folded); `op` on the CPU, Relu and Neg on `b`.
+void expectStagedPlacement(const PlacementReport& r, const Graph& g, const std::string& op, BackendType b) {
+  ASSERT_EQ(r.nodes.size(), g.nodes.size());
+  for (const auto& n : r.nodes) {
+    EXPECT_FALSE(n.folded) << n.node;
+    if (n.opType == op) EXPECT_EQ(n.backend, BackendType::kCPU) << n.node;
+    if (n.opType == "Relu" || n.opType == "Neg") EXPECT_EQ(n.backend, b) << n.node << " " << backendTypeName(b);
+  }
+}
+
 // x -> Relu -> Compress(axis 0, condition = c > 0) -> Neg: the condition and the data are
 // computed by earlier nodes, so the graph runs in stages around Compress.
 TEST(CompressOp, InsideAGraphAfterComputedInputs) {
@@ -91,26 +101,29 @@ TEST(CompressOp, InsideAGraphAfterComputedInputs) {
   gb.output(gb.op1("Neg", {gb.op1("Compress", {gb.op1("Relu", {x}), cond}, axis0)}));
   std::shared_ptr<Graph> g;
   ASSERT_TRUE(gb.build(&g).isOk());
-  std::unique_ptr<Session> s;
-  ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
-  const std::vector<std::vector<float>> conds = {{1, -1, 2, 0, 3}, {-1, -1, -1, -1, -1}, {1, 1}, {0, 5, 0}};
-  for (int cycle = 0; cycle < 2; ++cycle)
-    for (const std::vector<float>& cv : conds) {
-      const int64_t n = static_cast<int64_t>(cv.size());
-      const Tensor xv = randomTensor({n, 3}, static_cast<uint32_t>(n));
-      std::map<std::string, Tensor> outs;
-      const Status st = s->run({{"x", xv}, {"c", tensorFrom({n}, cv)}}, &outs);
-      ASSERT_TRUE(st.isOk()) << st.message();
-      std::vector<int> keep;
-      for (float v : cv) keep.push_back(v > 0);
-      Tensor expected = compressReference(xv, keep, true, 0);
-      for (int64_t i = 0; i < expected.elementCount(); ++i)
-        expected.data<float>()[i] = -std::max(expected.data<float>()[i], 0.f);
-      expectClose(outs.begin()->second, expected, 0, 0, "rows kept " + shapeToString(expected.shape()));
-    }
-  const PlacementReport& r = s->report();
-  ASSERT_EQ(r.nodes.size(), g->nodes.size());
-  for (const auto& n : r.nodes) EXPECT_FALSE(n.folded) << n.node;
+  for (BackendType b : availableBackends()) {
+    const std::string where = backendTypeName(b);
+    SessionOptions o;
+    o.backends = {b};
+    std::unique_ptr<Session> s;
+    ASSERT_TRUE(Session::create(g, o, &s).isOk()) << where;
+    const std::vector<std::vector<float>> conds = {{1, -1, 2, 0, 3}, {-1, -1, -1, -1, -1}, {1, 1}, {0, 5, 0}};
+    for (int cycle = 0; cycle < 2; ++cycle)
+      for (const std::vector<float>& cv : conds) {
+        const int64_t n = static_cast<int64_t>(cv.size());
+        const Tensor xv = randomTensor({n, 3}, static_cast<uint32_t>(n));
+        std::map<std::string, Tensor> outs;
+        const Status st = s->run({{"x", xv}, {"c", tensorFrom({n}, cv)}}, &outs);
+        ASSERT_TRUE(st.isOk()) << where << ": " << st.message();
+        std::vector<int> keep;
+        for (float v : cv) keep.push_back(v > 0);
+        Tensor expected = compressReference(xv, keep, true, 0);
+        for (int64_t i = 0; i < expected.elementCount(); ++i)
+          expected.data<float>()[i] = -std::max(expected.data<float>()[i], 0.f);
+        expectClose(outs.begin()->second, expected, 0, 0, where + " rows kept " + shapeToString(expected.shape()));
+      }
+    expectStagedPlacement(s->report(), *g, "Compress", b);
+  }
 }
 
 // Compress of constants folds at planning; its consumer sees a constant.
@@ -128,6 +141,36 @@ TEST(CompressOp, ConstantInputsFoldInAGraph) {
   ASSERT_TRUE(s->run({{"x", tensorFrom({2}, {1, 2})}}, &outs).isOk());
   expectClose(outs.begin()->second, tensorFrom({2}, {21, 42}), 0, 0, "x + [20, 40]");
   EXPECT_TRUE(s->report().nodes[0].folded);
+}
+
+// Compress's output as a Reshape target (a value the later stage's planning needs), its data
+// computed from constants only (folded in the stage before it).
+TEST(CompressOp, StagesWithAFoldedInputAndAReshapeTargetAfter) {
+  GraphBuilder gb;
+  const std::string c = gb.input("c", DataType::kBool, {-1});
+  const std::string target = gb.op1("Compress", {gb.op1("Abs", {gb.constant("dims", tensorFromInts({3}, {-2, 6, -3}))}), c});
+  gb.output(gb.op1("Reshape", {gb.op1("Neg", {gb.input("x", DataType::kF32, {6})}), target}));
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(gb.build(&g).isOk());
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
+  const Tensor x = randomTensor({6}, 4);
+  Tensor negX = Tensor::hostAllocate({6}, DataType::kF32);
+  for (int64_t i = 0; i < 6; ++i) negX.data<float>()[i] = -x.data<float>()[i];
+  for (int cycle = 0; cycle < 2; ++cycle)
+    for (const auto& keep : std::vector<std::vector<int>>{{1, 0, 1}, {0, 1, 0}, {1}}) {
+      std::map<std::string, Tensor> outs;
+      const Status st = s->run({{"x", x}, {"c", boolTensor(keep)}}, &outs);
+      if (keep.size() == 1) {  // target [2]: 6 elements do not fit
+        EXPECT_FALSE(st.isOk());
+        continue;
+      }
+      ASSERT_TRUE(st.isOk()) << st.message();
+      Tensor expected = negX;
+      expected.reshape(keep[0] ? Shape{2, 3} : Shape{6});
+      expectClose(outs.begin()->second, expected, 0, 0, shapeToString(expected.shape()));
+    }
+  EXPECT_TRUE(s->report().nodes[0].folded);  // Abs of a constant
 }
 
 TEST(CompressOp, BadInputsFailNamingTheNode) {

@@ -221,6 +221,16 @@ TEST(UniqueOp, OutputsOmitted) {
   }
 }
 
+// Every node of `g` ran (none folded); `op` on the CPU, Relu and Neg on `b`.
+void expectStagedPlacement(const PlacementReport& r, const Graph& g, const std::string& op, BackendType b) {
+  ASSERT_EQ(r.nodes.size(), g.nodes.size());
+  for (const auto& n : r.nodes) {
+    EXPECT_FALSE(n.folded) << n.node;
+    if (n.opType == op) EXPECT_EQ(n.backend, BackendType::kCPU) << n.node;
+    if (n.opType == "Relu" || n.opType == "Neg") EXPECT_EQ(n.backend, b) << n.node << " " << backendTypeName(b);
+  }
+}
+
 // x -> Relu -> Unique -> Y -> Neg, counts -> Cast f32; inverse_indices is a graph output
 // itself: the graph runs in stages around Unique, planned again per unique count.
 TEST(UniqueOp, InsideAGraphAfterAComputedInput) {
@@ -234,28 +244,31 @@ TEST(UniqueOp, InsideAGraphAfterAComputedInput) {
   gb.output(gb.op1("Cast", {u[3]}, cast));
   std::shared_ptr<Graph> g;
   ASSERT_TRUE(gb.build(&g).isOk());
-  std::unique_ptr<Session> s;
-  ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
-  const std::vector<std::vector<float>> inputs = {{3, -1, 3, 2, -5, 0}, {1, 1, 1}, {-1, 2}, {4, 2, 4, 2, 7}};
-  for (int cycle = 0; cycle < 2; ++cycle)
-    for (const auto& xv : inputs) {
-      const int64_t n = static_cast<int64_t>(xv.size());
-      std::map<std::string, Tensor> outs;
-      const Status st = s->run({{"x", tensorFrom({n}, xv)}}, &outs);
-      ASSERT_TRUE(st.isOk()) << st.message();
-      std::vector<float> relu;
-      for (float v : xv) relu.push_back(std::max(v, 0.f));
-      const UniqueResult e = uniqueReference(tensorFrom({n}, relu), false, 0, true);
-      Tensor negY = Tensor::hostAllocate(e.y.shape(), DataType::kF32), counts = Tensor::hostAllocate(e.counts.shape(), DataType::kF32);
-      for (int64_t i = 0; i < e.y.elementCount(); ++i) negY.data<float>()[i] = -e.y.data<float>()[i];
-      for (int64_t i = 0; i < e.counts.elementCount(); ++i) counts.data<float>()[i] = static_cast<float>(e.counts.data<int64_t>()[i]);
-      expectClose(outs[g->outputs[0].name], negY, 0, 0, "-Y");
-      expectSameBytes(outs[g->outputs[1].name], e.inverse, "inverse_indices");
-      expectClose(outs[g->outputs[2].name], counts, 0, 0, "counts");
-    }
-  const PlacementReport& r = s->report();
-  ASSERT_EQ(r.nodes.size(), g->nodes.size());
-  for (const auto& node : r.nodes) EXPECT_FALSE(node.folded) << node.node;
+  for (BackendType b : availableBackends()) {
+    const std::string where = backendTypeName(b);
+    SessionOptions o;
+    o.backends = {b};
+    std::unique_ptr<Session> s;
+    ASSERT_TRUE(Session::create(g, o, &s).isOk()) << where;
+    const std::vector<std::vector<float>> inputs = {{3, -1, 3, 2, -5, 0}, {1, 1, 1}, {-1, 2}, {4, 2, 4, 2, 7}};
+    for (int cycle = 0; cycle < 2; ++cycle)
+      for (const auto& xv : inputs) {
+        const int64_t n = static_cast<int64_t>(xv.size());
+        std::map<std::string, Tensor> outs;
+        const Status st = s->run({{"x", tensorFrom({n}, xv)}}, &outs);
+        ASSERT_TRUE(st.isOk()) << where << ": " << st.message();
+        std::vector<float> relu;
+        for (float v : xv) relu.push_back(std::max(v, 0.f));
+        const UniqueResult e = uniqueReference(tensorFrom({n}, relu), false, 0, true);
+        Tensor negY = Tensor::hostAllocate(e.y.shape(), DataType::kF32), counts = Tensor::hostAllocate(e.counts.shape(), DataType::kF32);
+        for (int64_t i = 0; i < e.y.elementCount(); ++i) negY.data<float>()[i] = -e.y.data<float>()[i];
+        for (int64_t i = 0; i < e.counts.elementCount(); ++i) counts.data<float>()[i] = static_cast<float>(e.counts.data<int64_t>()[i]);
+        expectClose(outs[g->outputs[0].name], negY, 0, 0, where + " -Y");
+        expectSameBytes(outs[g->outputs[1].name], e.inverse, where + " inverse_indices");
+        expectClose(outs[g->outputs[2].name], counts, 0, 0, where + " counts");
+      }
+    expectStagedPlacement(s->report(), *g, "Unique", b);
+  }
 }
 
 TEST(UniqueOp, ConstantInputFoldsInAGraph) {

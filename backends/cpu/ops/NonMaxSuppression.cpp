@@ -78,6 +78,10 @@ class CpuNonMaxSuppression final : public Execution {
     if (!(iouThreshold >= 0.f && iouThreshold <= 1.f))
       return Status::invalid("iou_threshold " + std::to_string(iouThreshold) + " is not in [0, 1]");
 
+    if (maxOut == 0) {  // nothing can be selected
+      *outputs[0] = Tensor::hostAllocate({0, 3}, DataType::kI64);
+      return Status::ok();
+    }
     const float* rawBoxes = inputs[0]->data<float>();
     cpuPool(*this).parallelFor(batches_ * spatial_, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) boxes_[i] = cornersOf(rawBoxes + 4 * i, params_.centerPointBox);
@@ -113,7 +117,6 @@ class CpuNonMaxSuppression final : public Execution {
   // Greedy selection among n candidates of one (batch, class); returns how many it kept.
   static int64_t select(Candidate* cand, int64_t n, const Box* boxes, int64_t maxOut, float iouThreshold,
                         int64_t* kept) {
-    if (maxOut == 0) return 0;
     std::sort(cand, cand + n, [](const Candidate& a, const Candidate& b) {
       return a.score > b.score || (a.score == b.score && a.index < b.index);
     });
