@@ -55,4 +55,9 @@ std::vector<float> Attributes::getFloats(const std::string& name, std::vector<fl
   return a->floats;
 }
 
+const Graph* Attributes::getGraph(const std::string& name) const {
+  const Attribute* a = find(name);
+  return a && a->kind == Attribute::Kind::kGraph ? a->g.get() : nullptr;
+}
+
 }  // namespace tessera

@@ -6,10 +6,27 @@ namespace tessera {
 
 std::string Node::label() const { return opType + " '" + name + "'"; }
 
+bool Node::hasSubgraphs() const {
+  for (const auto& kv : attrs.all())
+    if (kv.second.kind == Attribute::Kind::kGraph) return true;
+  return false;
+}
+
+std::vector<std::string> subgraphOuterInputs(const Node& node) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto& kv : node.attrs.all())
+    if (kv.second.kind == Attribute::Kind::kGraph && kv.second.g)
+      for (const std::string& name : kv.second.g->outerScope)
+        if (seen.insert(name).second) out.push_back(name);
+  return out;
+}
+
 Status Graph::validate() {
   std::set<std::string> known;
   for (const auto& in : inputs) known.insert(in.name);
   for (const auto& kv : initializers) known.insert(kv.first);
+  for (const auto& name : outerScope) known.insert(name);
   std::set<std::string> produced;
   for (const Node& n : nodes)
     for (const auto& o : n.outputs) {

@@ -541,7 +541,7 @@ Status Session::Impl::planNode(const Node& node) {
   }
   bool folded = false;
   if (ctx.shapesFromValues) {
-    if (allConstant) {
+    if (allConstant && !node.hasSubgraphs()) {
       TESSERA_RETURN_IF_ERROR(fold(node, inputs, outs, true));
       folded = true;
     } else {
@@ -766,8 +766,11 @@ Status Session::Impl::planMemory() {
       TESSERA_RETURN_IF_ERROR(s.exec->onResize(s.inputs, s.outputs).withContext(s.label));
       for (Tensor* t : s.outputs)  // outputs nobody reads (omitted optional ones) free at once
         if (!keep.count(t) && !lastUse.count(t)) TESSERA_RETURN_IF_ERROR(t->backend()->onReleaseBuffer(t, StorageType::kDynamic));
-      for (Tensor* t : s.inputs) {
+      for (size_t k = 0; k < s.inputs.size(); ++k) {
+        Tensor* t = s.inputs[k];
         if (!t || keep.count(t) || t->isConstant() || lastUse[t] != i) continue;
+        // An input given twice (Mul(a, a)) is released once.
+        if (std::find(s.inputs.begin(), s.inputs.begin() + static_cast<std::ptrdiff_t>(k), t) != s.inputs.begin() + static_cast<std::ptrdiff_t>(k)) continue;
         TESSERA_RETURN_IF_ERROR(t->backend()->onReleaseBuffer(t, StorageType::kDynamic));
       }
     }
@@ -949,8 +952,10 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
 
 std::string PlacementReport::toString() const {
   std::ostringstream os;
-  for (const auto& n : nodes)
+  for (const auto& n : nodes) {
     os << n.node << " -> " << (n.folded ? "folded (constant)" : backendTypeName(n.backend)) << "\n";
+    for (const auto& line : n.subgraphs) os << "  " << line << "\n";
+  }
   for (const auto& c : conversions) os << "inserted " << c << "\n";
   os << "memory: planned peak " << plannedPeakBytes << " bytes for " << intermediateBytes
      << " bytes of intermediate tensors\n";

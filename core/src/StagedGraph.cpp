@@ -104,6 +104,7 @@ Status StagedGraph::create(std::shared_ptr<const Graph> graph, size_t split,
     TESSERA_RETURN_IF_ERROR(after->validate());
     TESSERA_RETURN_IF_ERROR(Session::create(after, options, &s->after_));
   }
+  if (s->node_->hasSubgraphs()) s->controlFlow_ = std::make_unique<ControlFlowNode>(*s->node_, options);
   s->joinReports();
   *out = std::move(s);
   return Status::ok();
@@ -138,6 +139,21 @@ Status StagedGraph::runSplitNode(std::map<std::string, Tensor>& values) {
     shapes.push_back(t->shape());
   }
   nodeOutputs_.assign(node.outputs.size(), Tensor());
+  if (controlFlow_) {
+    std::vector<const Tensor*> cin(in.begin(), in.end());
+    const auto t0 = std::chrono::steady_clock::now();
+    TESSERA_RETURN_IF_ERROR(controlFlow_->run(cin, &nodeOutputs_));
+    nodeMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (nodeOutputs_.size() != node.outputs.size())
+      return Status::invalid(node.label() + ": gives " + std::to_string(nodeOutputs_.size()) + " outputs, the graph names " +
+                             std::to_string(node.outputs.size()));
+    for (size_t i = 0; i < nodeOutputs_.size(); ++i) {
+      if (node.outputs[i].empty()) continue;
+      nodeOutputs_[i].setName(node.outputs[i]);
+      values[node.outputs[i]] = nodeOutputs_[i];
+    }
+    return Status::ok();
+  }
   Tensors out;
   for (size_t i = 0; i < nodeOutputs_.size(); ++i) {
     nodeOutputs_[i] = Tensor(Shape{}, outputTypes_[i] == DataType::kUnknown ? DataType::kF32 : outputTypes_[i]);
@@ -181,7 +197,11 @@ Status StagedGraph::run(const std::map<std::string, Tensor>& feeds, std::map<std
     if (profiling_) profile = before_->profile();
   }
   TESSERA_RETURN_IF_ERROR(runSplitNode(values));
-  if (profiling_) profile.push_back({node_->label(), node_->opType, BackendType::kCPU, nodeMs_, false, WorkEstimate()});
+  if (profiling_) {
+    if (controlFlow_)
+      for (auto& e : controlFlow_->profile()) profile.push_back(e);
+    profile.push_back({node_->label(), node_->opType, BackendType::kCPU, nodeMs_, false, WorkEstimate()});
+  }
   std::map<std::string, Tensor> afterOut;
   if (after_) {
     std::map<std::string, Tensor> in;
@@ -215,7 +235,8 @@ void StagedGraph::joinReports() {
     report_.intermediateBytes += r.intermediateBytes;
   };
   if (before_) join(before_->report());
-  report_.nodes.push_back({node_->label(), node_->opType, BackendType::kCPU, false});
+  report_.nodes.push_back({node_->label(), node_->opType, BackendType::kCPU, false, {}});
+  if (controlFlow_) report_.nodes.back().subgraphs = controlFlow_->placement();
   if (after_) join(after_->report());
 }
 
@@ -244,6 +265,7 @@ Status StagedGraph::trace(std::vector<TracedOutput>* out) const {
 
 Status StagedGraph::setProfiling(bool on) {
   profiling_ = on;
+  if (controlFlow_) controlFlow_->setProfiling(on);
   if (before_) TESSERA_RETURN_IF_ERROR(before_->setProfiling(on));
   if (after_) TESSERA_RETURN_IF_ERROR(after_->setProfiling(on));
   return Status::ok();
@@ -251,9 +273,11 @@ Status StagedGraph::setProfiling(bool on) {
 
 Session::PlanCacheStats StagedGraph::planCache() const {
   Session::PlanCacheStats s;
-  for (const Session* stage : {before_.get(), after_.get()}) {
-    if (!stage) continue;
-    const Session::PlanCacheStats p = stage->planCache();
+  for (int k = 0; k < 3; ++k) {
+    const Session* stage = k == 0 ? before_.get() : k == 1 ? after_.get() : nullptr;
+    if (k < 2 && !stage) continue;
+    if (k == 2 && !controlFlow_) continue;
+    const Session::PlanCacheStats p = k == 2 ? controlFlow_->planCache() : stage->planCache();
     s.plansMade += p.plansMade;
     s.plansReused += p.plansReused;
     s.kept += p.kept;

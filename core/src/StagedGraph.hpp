@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ControlFlow.hpp"
 #include "tessera/Session.hpp"
 
 namespace tessera {
@@ -48,6 +49,7 @@ class StagedGraph {
   std::vector<DataType> outputTypes_;  // of the split node
   // The split node's execution, made again when its input shapes change.
   std::unique_ptr<Execution> exec_;
+  std::unique_ptr<ControlFlowNode> controlFlow_;  // when the split node is If, Loop or Scan
   std::vector<Shape> execShapes_;
   std::vector<Tensor> nodeOutputs_;  // of the last run, for tracing
   bool profiling_ = false;

@@ -177,11 +177,12 @@ TEST(OnnxImporter, UnsupportedContentIsAClearError) {
     EXPECT_FALSE(s.isOk()) << "expected an error containing: " << needle;
     EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
   };
-  {  // a sub-graph attribute names the node
-    GraphParts p = reluParts();
+  {  // an error inside a sub-graph names the node that holds it and the sub-graph's node
+    GraphParts p = reluParts(), branch = reluParts();
+    branch.nodes[0] = nodeProto("NoSuchOp", {"x"}, {"y"}, "inner");
     p.nodes[0] = nodeProto("Relu", {"x"}, {"y"}, "with_branch",
-                           {graphAttribute("then_branch", graphProto(reluParts()))});
-    expectError(p, "Relu 'with_branch'");
+                           {graphAttribute("then_branch", graphProto(branch))});
+    expectError(p, "Relu 'with_branch': attribute 'then_branch': unknown op 'NoSuchOp' (domain '') in node 'inner'");
   }
   {  // raw_data shorter than the dims say
     GraphParts p = reluParts();

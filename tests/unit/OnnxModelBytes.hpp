@@ -46,7 +46,7 @@ class ProtoBytes {
 };
 
 // ONNX field numbers and enum values used below (onnx.proto).
-enum OnnxElemType { kOnnxFloat = 1, kOnnxInt64 = 7, kOnnxString = 8 };
+enum OnnxElemType { kOnnxFloat = 1, kOnnxInt64 = 7, kOnnxString = 8, kOnnxBool = 9 };
 
 inline ProtoBytes floatTensorProto(const std::string& name, const std::vector<int64_t>& dims,
                                    const std::vector<float>& values) {

@@ -95,7 +95,10 @@ tessera_onnx::AttributeProto::AttributeType attributeType(const tessera_onnx::At
   return AP::UNDEFINED;
 }
 
-Status convertAttribute(const tessera_onnx::AttributeProto& a, const Node& node, Attribute* out) {
+Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, bool subgraph, Graph* g);
+
+Status convertAttribute(const tessera_onnx::AttributeProto& a, const OpsetMap& opsets, const Node& node,
+                        Attribute* out) {
   using AP = tessera_onnx::AttributeProto;
   using K = Attribute::Kind;
   const std::string what = node.label() + ": attribute '" + a.name() + "'";
@@ -122,10 +125,15 @@ Status convertAttribute(const tessera_onnx::AttributeProto& a, const Node& node,
     case AP::TENSOR:
       out->kind = K::kTensor;
       return tensorFromProto(a.t(), &out->t).withContext(what);
-    case AP::GRAPH:
+    case AP::GRAPH: {
+      auto g = std::make_shared<Graph>();
+      TESSERA_RETURN_IF_ERROR(convertGraph(a.g(), opsets, true, g.get()).withContext(what));
+      out->kind = K::kGraph;
+      out->g = std::move(g);
+      return Status::ok();
+    }
     case AP::GRAPHS:
-      return Status::unsupported(what + " holds a sub-graph; control flow (If, Loop, Scan) "
-                                 "is not supported");
+      return Status::unsupported(what + " holds a list of sub-graphs, which no supported op takes");
     case AP::UNDEFINED:
       return Status::invalid(what + " has no value");
     default:
@@ -152,9 +160,11 @@ Status convertNode(const tessera_onnx::NodeProto& n, const OpsetMap& opsets, con
   for (const auto& a : n.attribute()) {
     if (a.name().empty()) return Status::invalid(out->label() + ": an attribute has no name");
     Attribute attr;
-    TESSERA_RETURN_IF_ERROR(convertAttribute(a, *out, &attr));
+    TESSERA_RETURN_IF_ERROR(convertAttribute(a, opsets, *out, &attr));
     out->attrs.set(a.name(), std::move(attr));
   }
+  // The enclosing-scope values its sub-graphs read become inputs too (Graph.hpp).
+  for (const std::string& name : subgraphOuterInputs(*out)) out->inputs.push_back(name);
   return Status::ok();
 }
 
@@ -185,10 +195,23 @@ Status checkKnownOps(const Graph& g) {
   return Status::unsupported(m.str());
 }
 
-Status importGraph(const tessera_onnx::ModelProto& model, Graph* g) {
-  OpsetMap opsets;
-  TESSERA_RETURN_IF_ERROR(readOpsets(model, &opsets));
-  const tessera_onnx::GraphProto& gp = model.graph();
+// The values a sub-graph reads that it neither receives, holds nor makes: its outer scope.
+void findOuterScope(Graph* g) {
+  std::set<std::string> local;
+  for (const ValueInfo& in : g->inputs) local.insert(in.name);
+  for (const auto& kv : g->initializers) local.insert(kv.first);
+  std::set<std::string> seen;
+  auto read = [&](const std::string& name) {
+    if (!name.empty() && !local.count(name) && seen.insert(name).second) g->outerScope.push_back(name);
+  };
+  for (const Node& n : g->nodes) {
+    for (const std::string& in : n.inputs) read(in);
+    for (const std::string& o : n.outputs) local.insert(o);
+  }
+  for (const ValueInfo& o : g->outputs) read(o.name);
+}
+
+Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, bool subgraph, Graph* g) {
   g->name = gp.name();
   if (gp.sparse_initializer_size() > 0) {
     return Status::unsupported("the graph has sparse initializers, which Tessera does not "
@@ -205,7 +228,7 @@ Status importGraph(const tessera_onnx::ModelProto& model, Graph* g) {
   }
   for (const auto& in : gp.input()) {
     // Older exporters list initializers as inputs too; those are weights, not inputs.
-    if (g->initializers.count(in.name())) continue;
+    if (g->initializers.count(in.name()) && !subgraph) continue;
     ValueInfo v;
     TESSERA_RETURN_IF_ERROR(convertValueInfo(in, "input", &v));
     g->inputs.push_back(std::move(v));
@@ -227,6 +250,10 @@ Status importGraph(const tessera_onnx::ModelProto& model, Graph* g) {
     g->nodes.push_back(std::move(node));
   }
   TESSERA_RETURN_IF_ERROR(checkKnownOps(*g));
+  if (subgraph) {  // run as given: each body is planned by its own Session
+    findOuterScope(g);
+    return g->validate();
+  }
   // Import-time simplifications, exact up to float rounding (docs/ARCHITECTURE.md).
   constantsToInitializers(g);
   TESSERA_RETURN_IF_ERROR(foldConvBatchNorm(g));
@@ -235,6 +262,12 @@ Status importGraph(const tessera_onnx::ModelProto& model, Graph* g) {
   fuseConvActivation(g);
   fuseActivationAffine(g);
   return g->validate();
+}
+
+Status importGraph(const tessera_onnx::ModelProto& model, Graph* g) {
+  OpsetMap opsets;
+  TESSERA_RETURN_IF_ERROR(readOpsets(model, &opsets));
+  return convertGraph(model.graph(), opsets, false, g);
 }
 
 Status importBytes(const void* data, size_t size, const std::string& source,

@@ -2,12 +2,15 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "tessera/Tensor.hpp"
 
 namespace tessera {
+
+class Graph;
 
 struct Attribute {
   enum class Kind { kInt, kFloat, kString, kInts, kFloats, kStrings, kTensor, kGraph };
@@ -19,6 +22,7 @@ struct Attribute {
   std::vector<float> floats;
   std::vector<std::string> strings;
   Tensor t;
+  std::shared_ptr<const Graph> g;  // kGraph: an If branch, a Loop or Scan body
 };
 
 class Attributes {
@@ -38,6 +42,7 @@ class Attributes {
   std::string getString(const std::string& name, const std::string& def) const;
   std::vector<int64_t> getInts(const std::string& name, std::vector<int64_t> def = {}) const;
   std::vector<float> getFloats(const std::string& name, std::vector<float> def = {}) const;
+  const Graph* getGraph(const std::string& name) const;  // null when absent or not a graph
   const std::map<std::string, Attribute>& all() const { return map_; }
 
  private:

@@ -25,6 +25,10 @@ struct Node {
 
   // "Conv 'conv1'" for messages.
   std::string label() const;
+  // If, Loop and Scan hold sub-graphs. The values of enclosing graphs they read are appended
+  // to `inputs` by the importer (after the op's own inputs; see subgraphOuterInputs), so
+  // planning sees every dependency.
+  bool hasSubgraphs() const;
 };
 
 struct ValueInfo {
@@ -41,6 +45,8 @@ class Graph {
   std::vector<ValueInfo> inputs;               // graph inputs that are not initializers
   std::vector<ValueInfo> outputs;
   std::string name;
+  // A sub-graph's values read from enclosing graphs (ONNX outer scope), in first-use order.
+  std::vector<std::string> outerScope;
 
   // Checks names: every node input is produced earlier, is a graph input or initializer.
   // Reorders nodes topologically if needed.
@@ -48,6 +54,10 @@ class Graph {
 };
 
 // Builds graphs in C++: input → ops → output, values named automatically when not named.
+// The outer-scope values a node's sub-graphs read, in the order the importer appends them to
+// its inputs: each sub-graph attribute in name order, each one's outerScope, first use kept.
+std::vector<std::string> subgraphOuterInputs(const Node& node);
+
 class GraphBuilder {
  public:
   std::string input(const std::string& name, DataType dtype, std::vector<int64_t> dims);

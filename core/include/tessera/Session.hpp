@@ -47,6 +47,8 @@ struct PlacementReport {
     std::string opType;
     BackendType backend;
     bool folded = false;  // evaluated at resize time as a constant
+    // If/Loop/Scan: where their sub-graphs' nodes ran, "body: Add 'a' -> vulkan".
+    std::vector<std::string> subgraphs;
   };
   std::vector<NodePlacement> nodes;
   std::vector<std::string> conversions;  // "x: cpu NCHW -> cpu NC4HW4"
