@@ -36,6 +36,25 @@ struct MeanVarianceNormalizationParams {
     }
     return Status::ok();
   }
+
+  // The shape with unit dims dropped and neighbouring dims of one kind (reduced or kept)
+  // merged, for kernels that decode indices: `dims` and, per dim, whether it is reduced.
+  Status mergedDims(const Node& node, const Shape& s, std::vector<int64_t>* dims, std::vector<bool>* reducedOut) const {
+    std::vector<bool> reduced;
+    TESSERA_RETURN_IF_ERROR(reducedDims(node, static_cast<int64_t>(s.size()), &reduced));
+    dims->clear();
+    reducedOut->clear();
+    for (size_t d = 0; d < s.size(); ++d) {
+      if (s[d] == 1) continue;
+      if (!dims->empty() && reducedOut->back() == reduced[d]) {
+        dims->back() *= s[d];
+      } else {
+        dims->push_back(s[d]);
+        reducedOut->push_back(reduced[d]);
+      }
+    }
+    return Status::ok();
+  }
 };
 
 }  // namespace tessera

@@ -65,6 +65,12 @@ Status OpenClExecution::dispatch(ClKernel* k, std::initializer_list<int64_t> glo
   return Status::ok();
 }
 
+Status OpenClExecution::dispatchGroups(ClKernel* k, int64_t groups, size_t local) {
+  TESSERA_RETURN_IF_ERROR(dispatch(k, {groups * static_cast<int64_t>(local)}, false));
+  k->work_.local[0] = local;
+  return Status::ok();
+}
+
 Status OpenClExecution::onExecute(const Tensors&, const Tensors&) {
   profileBegin_ = cl()->profileCursor();
   for (auto& k : kernels_) TESSERA_RETURN_IF_ERROR(cl()->enqueue(k->kernel_, k->work_, k->label_));

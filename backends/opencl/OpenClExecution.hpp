@@ -80,6 +80,9 @@ class OpenClExecution : public Execution {
   // call dispatch() to fix its global size (and tune its local size).
   Status addKernel(const opencl::KernelId& id, const KernelOptions& options, ClKernel** out);
   Status dispatch(ClKernel* k, std::initializer_list<int64_t> global, bool tune = true);
+  // `groups` work-groups of `local` items each, for kernels whose items cooperate (a
+  // work-group reduction): global (groups * local), 1-D, not tuned.
+  Status dispatchGroups(ClKernel* k, int64_t groups, size_t local);
   // Dispatch over an NC4HW4 tensor's pixels (x: width, y: height).
   Status dispatchNc4(ClKernel* k, const Nc4Geometry& g) { return dispatch(k, {g.width(), g.height()}); }
   void clearKernels() { kernels_.clear(); }

@@ -1,5 +1,6 @@
 // Elementwise binary arithmetic (Add Sub Mul Div Pow Max Min, Sum/Mean of two) with numpy
-// broadcasting. The op is chosen with -DOP_<NAME>.
+// broadcasting, and Mod with fmod = 1 (OP_MOD: C's fmod, exact). The op is chosen with
+// -DOP_<NAME>.
 #include "common.h"
 
 inline float binary_op(float a, float b) {
@@ -19,6 +20,8 @@ inline float binary_op(float a, float b) {
   return (isnan(a) || isnan(b)) ? NAN : fmin(a, b);
 #elif defined(OP_PRELU)
   return a < 0.f ? a * b : a;
+#elif defined(OP_MOD)
+  return fmod(a, b);
 #elif defined(OP_MEAN)
   return (a + b) * 0.5f;
 #else

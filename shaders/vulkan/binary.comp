@@ -1,7 +1,8 @@
 // variants: PLAIN, IMAGE, IMAGE_SCALAR_A, IMAGE_SCALAR_B ; precision: fp32 fp16
 // Elementwise binary ops with numpy broadcasting.
 // PLAIN: buffers of rank <= 6 (broadcast dims have stride 0), 4 elements an invocation.
-// P: 0 count, 1 op (0 add 1 sub 2 mul 3 div 4 pow 5 max 6 min 7 prelu 8 add-then-scale),
+// P: 0 count, 1 op (0 add 1 sub 2 mul 3 div 4 pow 5 max 6 min 7 prelu 8 add-then-scale
+//    9 fmod),
 //    2 rank, 3..8 out dims, 9..14 a strides, 15..20 b strides, 21 scale.
 // IMAGE*: NC4HW4 images of one rank, broadcasting whole dimensions (a channel count of 1
 // spreads over the 4 lanes), one pixel an invocation; _SCALAR_A/_B: that operand is a
@@ -42,6 +43,26 @@ float powOnnx(float x, float e) {
   return pow(x, e);
 }
 
+// C's fmod, exactly (the sign of the dividend u). |u| is reduced by |v| * 2^k, the largest
+// such multiple not above it: the subtraction is exact (the two are within a factor of 2)
+// and halves the remainder at least, so it takes at most 278 steps (the bound guards
+// against a device that flushes subnormals).
+float fmodExact(float u, float v) {
+  float au = abs(u), av = abs(v);
+  if (isnan(u) || isnan(v) || isinf(u) || av == 0.0) return uintBitsToFloat(0x7FC00000u);
+  if (au < av) return u;  // an infinite v included
+  int ev, er;
+  frexp(av, ev);
+  float r = au;
+  for (int step = 0; step < 300 && r >= av; ++step) {
+    frexp(r, er);
+    float t = ldexp(av, er - ev);  // av's mantissa at r's exponent
+    if (t > r) t = ldexp(av, er - ev - 1);
+    r -= t;
+  }
+  return u < 0.0 ? -r : r;
+}
+
 float combine(int op, float u, float v) {
   switch (op) {
     case 0: return u + v;
@@ -52,6 +73,7 @@ float combine(int op, float u, float v) {
     case 5: return (isnan(u) || isnan(v)) ? u + v : max(u, v);
     case 6: return (isnan(u) || isnan(v)) ? u + v : min(u, v);
     case 7: return u < 0.0 ? u * v : u;
+    case 9: return fmodExact(u, v);
     default: return (u + v) * pfloat(21);
   }
 }

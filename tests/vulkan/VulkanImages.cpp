@@ -96,6 +96,11 @@ TEST(VulkanImages, BinaryBroadcastsWholeDimensions) {
   }
   expectImageOpMatchesCpu("PRelu", {randomTensor({3, 6, 5}, 71), randomTensor({1, 6, 1}, 72)}, {true, false});
   expectImageOpMatchesCpu("Mean", {randomTensor(s, 73), randomTensor(s, 74)}, {true, true});
+  Attributes fmod;  // Mod (fmod = 1) takes the same kernels
+  fmod.setInt("fmod", 1);
+  expectImageOpMatchesCpu("Mod", {randomTensor(s, 75, -9.f, 9.f), randomTensor({1, 5, 1, 1}, 76, 0.5f, 2.f)},
+                          {true, false}, fmod);
+  expectImageOpMatchesCpu("Mod", {randomTensor(s, 77, -9.f, 9.f), scalar(-1.25f)}, {true, false}, fmod);
 }
 
 TEST(VulkanImages, BatchNormalization) {

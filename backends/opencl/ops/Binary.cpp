@@ -1,8 +1,10 @@
 // OpenCL elementwise binary ops (f32) with numpy broadcasting: on NC4HW4 tensors when the
 // operands are already NC4HW4 (ranks 3-4, broadcasting whole dimensions), else on plain
-// buffers (any broadcast, rank <= 8).
+// buffers (any broadcast, rank <= 8). Mod with fmod = 1 (C's fmod, the only Mod ONNX
+// allows on floats) is one more kernel op.
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Binary.hpp"
+#include "ops/Mod.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/binary.hpp"
 #include "kernels/unary.hpp"
@@ -46,7 +48,9 @@ bool nc4Capable(const Tensors& inputs, const Shape& out) {
 
 class OpenClBinary final : public OpenClExecution {
  public:
-  OpenClBinary(Backend* b, BinaryKind k, bool nc4) : OpenClExecution(b), kind_(k), nc4_(nc4) {}
+  // `op`: the kernel's OP_ define, when not the kind's own (Mod).
+  OpenClBinary(Backend* b, BinaryKind k, bool nc4, const char* op = nullptr)
+      : OpenClExecution(b), kind_(k), op_(op ? op : opDefine(k)), nc4_(nc4) {}
   // One operand is a constant scalar: a single-tensor kernel with the value as an argument.
   void setScalar(int index, float value) {
     scalarIndex_ = index;
@@ -68,7 +72,7 @@ class OpenClBinary final : public OpenClExecution {
     const Tensor* y = outputs[0];
     if (scalarIndex_ >= 0) return scalarStep(inputs[1 - scalarIndex_], y);
     const size_t n = inputs.size();
-    const char* op = n == 1 ? "OP_IDENTITY" : (kind_ == BinaryKind::kMean && n > 2) ? "OP_SUM" : opDefine(kind_);
+    const char* op = n == 1 ? "OP_IDENTITY" : (kind_ == BinaryKind::kMean && n > 2) ? "OP_SUM" : op_;
     for (size_t i = 1; i < std::max<size_t>(n, 2); ++i) {
       const Tensor* a = i == 1 ? inputs[0] : y;
       const Tensor* b = n == 1 ? inputs[0] : inputs[i];
@@ -87,7 +91,7 @@ class OpenClBinary final : public OpenClExecution {
  private:
   Status scalarStep(const Tensor* x, const Tensor* y) {
     KernelOptions o;
-    o.define(opDefine(kind_));
+    o.define(op_);
     ClKernel* k = nullptr;
     if (isNc4(y)) {
       const Nc4Geometry g = nc4Geometry(y->shape());
@@ -134,30 +138,50 @@ class OpenClBinary final : public OpenClExecution {
   }
 
   BinaryKind kind_;
+  const char* op_;
   bool nc4_;
   int scalarIndex_ = -1;  // the input that is a constant scalar, or -1
   float scalar_ = 0.f;
 };
 
-std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
-  BinaryParams p;
-  if (!BinaryParams::parse(node, &p).isOk()) return nullptr;
-  if (inputs.empty() || (inputs.size() > 2 && !BinaryParams::isVariadic(p.kind))) return nullptr;
+bool supported(const Tensors& inputs, const Tensors& outputs) {
   for (const Tensor* t : inputs)
-    if (!t || t->dtype() != DataType::kF32 || t->rank() > 8) return nullptr;
-  if (outputs[0]->rank() > 8) return nullptr;
-  // More than two operands fold in place into the output: buffers only (an image may not be
-  // read and written by one kernel).
-  const bool nc4 = inputs.size() <= 2 && nc4Capable(inputs, outputs[0]->shape());
-  auto e = std::make_unique<OpenClBinary>(b, p.kind, nc4);
-  e->setLabel(node.label());
-  if (inputs.size() == 2)  // a constant scalar whose tensor partner already has the output's shape
+    if (!t || t->dtype() != DataType::kF32 || t->rank() > 8) return false;
+  return outputs[0]->rank() <= 8;
+}
+
+// A constant scalar operand whose tensor partner already has the output's shape becomes a
+// kernel argument.
+std::unique_ptr<Execution> withScalar(std::unique_ptr<OpenClBinary> e, const Tensors& inputs, const Tensors& outputs) {
+  if (inputs.size() == 2)
     for (int i = 0; i < 2; ++i)
       if (inputs[i]->elementCount() == 1 && inputs[i]->data() && inputs[1 - i]->shape() == outputs[0]->shape()) {
         e->setScalar(i, inputs[i]->data<float>()[0]);
         break;
       }
   return e;
+}
+
+std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
+  BinaryParams p;
+  if (!BinaryParams::parse(node, &p).isOk()) return nullptr;
+  if (inputs.empty() || (inputs.size() > 2 && !BinaryParams::isVariadic(p.kind))) return nullptr;
+  if (!supported(inputs, outputs)) return nullptr;
+  // More than two operands fold in place into the output: buffers only (an image may not be
+  // read and written by one kernel).
+  const bool nc4 = inputs.size() <= 2 && nc4Capable(inputs, outputs[0]->shape());
+  auto e = std::make_unique<OpenClBinary>(b, p.kind, nc4);
+  e->setLabel(node.label());
+  return withScalar(std::move(e), inputs, outputs);
+}
+
+std::unique_ptr<Execution> createMod(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
+  ModParams p;
+  if (!ModParams::parse(node, &p).isOk() || !p.fmod || inputs.size() != 2 || !supported(inputs, outputs))
+    return nullptr;
+  auto e = std::make_unique<OpenClBinary>(b, BinaryKind::kAdd, nc4Capable(inputs, outputs[0]->shape()), "OP_MOD");
+  e->setLabel(node.label());
+  return withScalar(std::move(e), inputs, outputs);
 }
 
 }  // namespace
@@ -171,5 +195,6 @@ TESSERA_REGISTER_EXECUTION(kOpenCL, Max, create);
 TESSERA_REGISTER_EXECUTION(kOpenCL, Min, create);
 TESSERA_REGISTER_EXECUTION(kOpenCL, Sum, create);
 TESSERA_REGISTER_EXECUTION(kOpenCL, Mean, create);
+TESSERA_REGISTER_EXECUTION(kOpenCL, Mod, createMod);
 
 }  // namespace tessera

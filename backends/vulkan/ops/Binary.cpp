@@ -1,16 +1,18 @@
 // Vulkan elementwise binary ops with numpy broadcasting: Add Sub Mul Div Pow, variadic
-// Max Min Sum Mean (folded left to right, Mean scaled at the last step), and PRelu. Two
+// Max Min Sum Mean (folded left to right, Mean scaled at the last step), PRelu, and Mod
+// with fmod = 1 (C's fmod; the only Mod ONNX allows on floats). Two
 // operands of the output's rank (3 or 4) broadcasting whole dimensions, or one of them a
 // single value, run on NC4HW4 images when one comes as an image; the rest on buffers.
 // Kernel: shaders/vulkan/binary.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Binary.hpp"
+#include "ops/Mod.hpp"
 #include "vulkan/shaders/binary.hpp"
 
 namespace tessera {
 namespace {
 
-enum Code : uint32_t { kAdd = 0, kSub, kMul, kDiv, kPow, kMax, kMin, kPRelu, kAddScale };
+enum Code : uint32_t { kAdd = 0, kSub, kMul, kDiv, kPow, kMax, kMin, kPRelu, kAddScale, kMod };
 
 class VulkanBinary final : public VulkanExecution {
  public:
@@ -129,6 +131,13 @@ TESSERA_VK_CREATOR(createPRelu) {
   return std::make_unique<VulkanBinary>(b, node, kPRelu, false, imageCapable(b, inputs, outputs));
 }
 
+TESSERA_VK_CREATOR(createMod) {
+  ModParams p;
+  if (inputs.size() != 2 || !supported(inputs, outputs) || !ModParams::parse(node, &p).isOk() || !p.fmod)
+    return nullptr;
+  return std::make_unique<VulkanBinary>(b, node, kMod, false, imageCapable(b, inputs, outputs));
+}
+
 }  // namespace
 
 TESSERA_REGISTER_EXECUTION(kVulkan, Add, createBinary);
@@ -141,5 +150,6 @@ TESSERA_REGISTER_EXECUTION(kVulkan, Min, createBinary);
 TESSERA_REGISTER_EXECUTION(kVulkan, Sum, createBinary);
 TESSERA_REGISTER_EXECUTION(kVulkan, Mean, createBinary);
 TESSERA_REGISTER_EXECUTION(kVulkan, PRelu, createPRelu);
+TESSERA_REGISTER_EXECUTION(kVulkan, Mod, createMod);
 
 }  // namespace tessera
