@@ -10,7 +10,8 @@ OpenCL and fails when
   - the tool crashed or wrote no report.
 Exits 77 (skipped) when no OpenCL device is present, saying why.
 
-Usage: check_opencl_conformance.py --tessera build/tessera [--floor N] [--verbose]
+Usage: check_opencl_conformance.py --tessera build/tessera [--floor N] [--list CASES]
+       [--float-only CASES] [--verbose]
 """
 import argparse
 import json
@@ -41,9 +42,9 @@ def read_lines(path):
     return out
 
 
-def run(tessera, backend, tmp):
+def run(tessera, backend, tmp, case_list):
     report = os.path.join(tmp, backend + ".json")
-    cmd = [tessera, "conformance", DATA, "--list", os.path.join(CONFORMANCE, "onnx_node_in_scope.txt"),
+    cmd = [tessera, "conformance", DATA, "--list", case_list,
            "--backend", backend, "--json", report]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode not in (0, 1) or not os.path.exists(report):
@@ -58,6 +59,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tessera", required=True)
     ap.add_argument("--floor", type=int, default=FLOOR)
+    ap.add_argument("--list", default=os.path.join(CONFORMANCE, "onnx_node_in_scope.txt"))
+    ap.add_argument("--float-only", default=os.path.join(CONFORMANCE, "onnx_node_float_only.txt"))
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     if not os.path.isdir(DATA):
@@ -70,8 +73,8 @@ def main():
         return 77
     known = set(read_lines(os.path.join(HERE, "known_failures.txt")))
     with tempfile.TemporaryDirectory(prefix="tessera-cl-conformance-") as tmp:
-        cpu, _ = run(args.tessera, "cpu", tmp)
-        cl, text = run(args.tessera, "opencl", tmp)
+        cpu, _ = run(args.tessera, "cpu", tmp, args.list)
+        cl, text = run(args.tessera, "opencl", tmp, args.list)
     if cpu is None or cl is None:
         return 1
     if args.verbose:
@@ -87,7 +90,7 @@ def main():
     fixed = sorted(n for n in known if cl.get(n, {}).get("status") == "PASS")
     if fixed:
         print("conformance(opencl) note: known failures that now pass (remove them): " + " ".join(fixed))
-    float_only = read_lines(os.path.join(CONFORMANCE, "onnx_node_float_only.txt"))
+    float_only = read_lines(args.float_only)
     all_cl = [n for n in float_only if cl.get(n, {}).get("status") == "PASS" and
               all(node["backend"] == "opencl" for node in cl[n]["nodes"])]
     if len(all_cl) < args.floor:
