@@ -44,4 +44,14 @@ inline Status constantIntInput(const Node& node, const Tensor* t, const std::str
   return Status::ok();
 }
 
+// The same for a scalar (or one-element) input.
+inline Status constantIntScalar(const Node& node, const Tensor* t, const std::string& role, int64_t* out) {
+  std::vector<int64_t> v;
+  TESSERA_RETURN_IF_ERROR(constantIntInput(node, t, role, &v));
+  if (v.size() != 1)
+    return Status::invalid(node.label() + ": '" + role + "' " + t->describe() + " must be a scalar");
+  *out = v[0];
+  return Status::ok();
+}
+
 }  // namespace tessera

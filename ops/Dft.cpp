@@ -17,16 +17,6 @@ Status DftParams::parse(const Node& node, DftParams* out) {
   return Status::ok();
 }
 
-// A scalar (or one-element) integer input's value.
-static Status scalarIntInput(const Node& node, const Tensor* t, const std::string& role, int64_t* out) {
-  std::vector<int64_t> v;
-  TESSERA_RETURN_IF_ERROR(constantIntInput(node, t, role, &v));
-  if (v.size() != 1)
-    return Status::invalid(node.label() + ": '" + role + "' " + t->describe() + " must be a scalar");
-  *out = v[0];
-  return Status::ok();
-}
-
 Status resolveDft(const Node& node, const DftParams& p, const Shape& input, const Tensor* dftLength,
                   const Tensor* axisInput, DftGeometry* out) {
   const int64_t rank = static_cast<int64_t>(input.size());
@@ -39,7 +29,7 @@ Status resolveDft(const Node& node, const DftParams& p, const Shape& input, cons
                            std::to_string(channels) + "; it must end in 1 (real) or 2 (complex)");
   int64_t axis = p.axis;
   if (p.axisFromInput && axisInput && axisInput->dtype() != DataType::kUnknown)
-    TESSERA_RETURN_IF_ERROR(scalarIntInput(node, axisInput, "axis", &axis));
+    TESSERA_RETURN_IF_ERROR(constantIntScalar(node, axisInput, "axis", &axis));
   const int64_t normalized = axis < 0 ? axis + rank : axis;
   if (normalized < 1 || normalized > rank - 2)
     return Status::invalid(node.label() + ": axis " + std::to_string(axis) + " is not a signal dim of the input " +
@@ -50,7 +40,7 @@ Status resolveDft(const Node& node, const DftParams& p, const Shape& input, cons
   g.signal = input[normalized];
   g.length = g.signal;
   if (dftLength && dftLength->dtype() != DataType::kUnknown) {
-    TESSERA_RETURN_IF_ERROR(scalarIntInput(node, dftLength, "dft_length", &g.length));
+    TESSERA_RETURN_IF_ERROR(constantIntScalar(node, dftLength, "dft_length", &g.length));
     if (g.length < 1)
       return Status::invalid(node.label() + ": dft_length " + std::to_string(g.length) + " must be positive");
   }

@@ -6,19 +6,10 @@
 
 namespace tessera {
 
-static Status scalarIntInput(const Node& node, const Tensor* t, const std::string& role, int64_t* out) {
-  std::vector<int64_t> v;
-  TESSERA_RETURN_IF_ERROR(constantIntInput(node, t, role, &v));
-  if (v.size() != 1)
-    return Status::invalid(node.label() + ": '" + role + "' " + t->describe() + " must be a scalar");
-  *out = v[0];
-  return Status::ok();
-}
-
 Status resolveMelWeightMatrix(const Node& node, const Tensor* numMelBins, const Tensor* dftLength, int64_t* mels,
                               int64_t* length) {
-  TESSERA_RETURN_IF_ERROR(scalarIntInput(node, numMelBins, "num_mel_bins", mels));
-  TESSERA_RETURN_IF_ERROR(scalarIntInput(node, dftLength, "dft_length", length));
+  TESSERA_RETURN_IF_ERROR(constantIntScalar(node, numMelBins, "num_mel_bins", mels));
+  TESSERA_RETURN_IF_ERROR(constantIntScalar(node, dftLength, "dft_length", length));
   if (*mels < 1) return Status::invalid(node.label() + ": num_mel_bins " + std::to_string(*mels) + " must be positive");
   if (*length < 1) return Status::invalid(node.label() + ": dft_length " + std::to_string(*length) + " must be positive");
   return Status::ok();

@@ -9,15 +9,6 @@ namespace tessera {
 
 static bool present(const Tensor* t) { return t && t->dtype() != DataType::kUnknown; }
 
-static Status scalarIntInput(const Node& node, const Tensor* t, const std::string& role, int64_t* out) {
-  std::vector<int64_t> v;
-  TESSERA_RETURN_IF_ERROR(constantIntInput(node, t, role, &v));
-  if (v.size() != 1)
-    return Status::invalid(node.label() + ": '" + role + "' " + t->describe() + " must be a scalar");
-  *out = v[0];
-  return Status::ok();
-}
-
 Status resolveStft(const Node& node, const StftParams& p, const Tensor& signal, const Tensor* frameStep,
                    const Tensor* window, const Tensor* frameLength, StftGeometry* out) {
   const Shape& s = signal.shape();
@@ -29,7 +20,7 @@ Status resolveStft(const Node& node, const StftParams& p, const Tensor& signal, 
   g.length = s[1];
   g.channels = s[2];
   if (!present(frameStep)) return Status::invalid(node.label() + ": the 'frame_step' input is missing");
-  TESSERA_RETURN_IF_ERROR(scalarIntInput(node, frameStep, "frame_step", &g.step));
+  TESSERA_RETURN_IF_ERROR(constantIntScalar(node, frameStep, "frame_step", &g.step));
   if (g.step < 1) return Status::invalid(node.label() + ": frame_step " + std::to_string(g.step) + " must be positive");
   g.windowed = present(window);
   if (g.windowed) {
@@ -40,7 +31,7 @@ Status resolveStft(const Node& node, const StftParams& p, const Tensor& signal, 
   }
   if (present(frameLength)) {
     int64_t f = 0;
-    TESSERA_RETURN_IF_ERROR(scalarIntInput(node, frameLength, "frame_length", &f));
+    TESSERA_RETURN_IF_ERROR(constantIntScalar(node, frameLength, "frame_length", &f));
     if (g.windowed && f != g.frameLength)
       return Status::invalid(node.label() + ": frame_length " + std::to_string(f) + " differs from the window's length " +
                              std::to_string(g.frameLength));

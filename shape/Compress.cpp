@@ -16,8 +16,8 @@ Status compressShape(ShapeContext& ctx) {
   if (x->dtype() == DataType::kString) return ctx.error("input " + x->describe() + " must not be a string tensor");
   if (cond->dtype() != DataType::kBool || cond->rank() != 1)
     return ctx.error("condition " + cond->describe() + " must be a 1-D bool tensor");
-  CompressGeometry g;
-  TESSERA_RETURN_IF_ERROR(CompressGeometry::make(ctx.node, p, x->shape(), &g));
+  OptionalAxisGeometry g;
+  TESSERA_RETURN_IF_ERROR(OptionalAxisGeometry::make(ctx.node, p.hasAxis, p.axis, x->shape(), &g));
   if (cond->dim(0) > g.extent)
     return ctx.error("condition " + cond->describe() + " is longer than the " +
                      (p.hasAxis ? "extent " + std::to_string(g.extent) + " of axis " + std::to_string(p.axis)
@@ -25,7 +25,7 @@ Status compressShape(ShapeContext& ctx) {
   if (cond->data()) {
     int64_t kept = 0;
     for (int64_t i = 0; i < cond->dim(0); ++i) kept += cond->data<bool>()[i];
-    ctx.output(0) = Tensor(g.outputShape(p, x->shape(), kept), x->dtype());
+    ctx.output(0) = Tensor(g.outputShape(p.hasAxis, x->shape(), kept), x->dtype());
     return Status::ok();
   }
   ctx.output(0) = Tensor(Shape{}, x->dtype());

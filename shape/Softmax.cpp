@@ -21,5 +21,6 @@ Status softmaxShape(ShapeContext& ctx) {
 
 TESSERA_REGISTER_SHAPE(Softmax, softmaxShape);
 TESSERA_REGISTER_SHAPE(LogSoftmax, softmaxShape);
+TESSERA_REGISTER_SHAPE(Hardmax, softmaxShape);  // same axis rules, same output
 
 }  // namespace tessera

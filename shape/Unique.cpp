@@ -12,8 +12,8 @@ Status uniqueShape(ShapeContext& ctx) {
   const Tensor* x = ctx.input(0);
   if (!x) return ctx.error("input 'X' is missing");
   if (x->dtype() == DataType::kString) return ctx.error("input " + x->describe() + " must be numeric or bool, not string");
-  UniqueGeometry g;
-  TESSERA_RETURN_IF_ERROR(UniqueGeometry::make(ctx.node, p, x->shape(), &g));
+  OptionalAxisGeometry g;
+  TESSERA_RETURN_IF_ERROR(OptionalAxisGeometry::make(ctx.node, p.hasAxis, p.axis, x->shape(), &g));
   ctx.output(0) = Tensor(Shape{}, x->dtype());
   for (size_t i = 1; i < 4; ++i) ctx.output(i) = Tensor(Shape{}, DataType::kI64);
   ctx.shapesFromValues = true;

@@ -18,7 +18,7 @@ class CpuCompress final : public Execution {
   CpuCompress(Backend* b, const Node& node, const CompressParams& p) : Execution(b), node_(node), params_(p) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
-    TESSERA_RETURN_IF_ERROR(CompressGeometry::make(node_, params_, inputs[0]->shape(), &geometry_));
+    TESSERA_RETURN_IF_ERROR(OptionalAxisGeometry::make(node_, params_.hasAxis, params_.axis, inputs[0]->shape(), &geometry_));
     kept_.assign(static_cast<size_t>(inputs[1]->dim(0)), 0);
     // A planned output has the input's rank (>= 1); a scalar placeholder means its shape comes
     // from the condition's values and this kernel allocates it.
@@ -31,7 +31,7 @@ class CpuCompress final : public Execution {
     const Tensor& x = *inputs[0];
     if (allocates_) {
       keptCount_ = listKept(*inputs[1]);
-      *outputs[0] = Tensor::hostAllocate(geometry_.outputShape(params_, x.shape(), keptCount_), x.dtype());
+      *outputs[0] = Tensor::hostAllocate(geometry_.outputShape(params_.hasAxis, x.shape(), keptCount_), x.dtype());
     }
     const int64_t inner = geometry_.inner, extent = geometry_.extent, kept = keptCount_;
     if (geometry_.outer * kept * inner == 0) return Status::ok();
@@ -63,7 +63,7 @@ class CpuCompress final : public Execution {
 
   Node node_;
   CompressParams params_;
-  CompressGeometry geometry_;
+  OptionalAxisGeometry geometry_;
   std::vector<int64_t> kept_;
   int64_t keptCount_ = 0;
   bool allocates_ = false;

@@ -31,7 +31,7 @@ class CpuUnique final : public Execution {
   CpuUnique(Backend* b, const Node& node, const UniqueParams& p) : Execution(b), node_(node), params_(p) {}
 
   Status onResize(const Tensors& inputs, const Tensors&) override {
-    TESSERA_RETURN_IF_ERROR(UniqueGeometry::make(node_, params_, inputs[0]->shape(), &geometry_));
+    TESSERA_RETURN_IF_ERROR(OptionalAxisGeometry::make(node_, params_.hasAxis, params_.axis, inputs[0]->shape(), &geometry_));
     const size_t n = static_cast<size_t>(geometry_.extent);
     order_.resize(n);
     groupOf_.resize(n);
@@ -57,7 +57,7 @@ class CpuUnique final : public Execution {
         if (first_[groupOf_[i]] == i) position_[groupOf_[i]] = next++;
     }
 
-    *outputs[0] = Tensor::hostAllocate(geometry_.outputShape(params_, x.shape(), groups), x.dtype());
+    *outputs[0] = Tensor::hostAllocate(geometry_.outputShape(params_.hasAxis, x.shape(), groups), x.dtype());
     const size_t rowBytes = static_cast<size_t>(geometry_.inner) * dataTypeSize(x.dtype());
     const char* src = x.data<char>();
     char* y = outputs[0]->data<char>();
@@ -128,7 +128,7 @@ class CpuUnique final : public Execution {
 
   Node node_;
   UniqueParams params_;
-  UniqueGeometry geometry_;
+  OptionalAxisGeometry geometry_;
   // Per slice: order_ (sorted), groupOf_; per group: first_, count_, position_ (in Y).
   std::vector<int64_t> order_, groupOf_, first_, count_, position_;
 };
