@@ -58,6 +58,10 @@ TEST(GatherElementsOp, BadInputsFailNamingTheNode) {
   ASSERT_FALSE(r.status.isOk());
   EXPECT_NE(r.status.message().find("out of range"), std::string::npos) << r.status.message();
   EXPECT_NE(r.status.message().find("GatherElements"), std::string::npos) << r.status.message();
+  // Named once: the kernel names its node and the Session does not repeat it.
+  const std::string label = "GatherElements '";
+  const size_t first = r.status.message().find(label);
+  EXPECT_EQ(r.status.message().find(label, first + 1), std::string::npos) << r.status.message();
   r = runOp("GatherElements", {randomTensor({3, 4}, 1), tensorFromInts({1, 1}, {-5})}, attrs, 1, BackendType::kCPU);
   EXPECT_FALSE(r.status.isOk());
   r = runOp("GatherElements", {randomTensor({3, 4}, 1), tensorFromInts({4}, {0, 0, 0, 0})}, attrs, 1,

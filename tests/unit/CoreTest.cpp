@@ -11,6 +11,15 @@
 namespace tessera {
 namespace {
 
+TEST(Status, ContextIsAddedOnceAndNeverToOk) {
+  const Status named = Status::invalid("Conv 'c1': bad pads");
+  EXPECT_EQ(named.withContext("Conv 'c1'").message(), "Conv 'c1': bad pads");
+  EXPECT_EQ(named.withContext("Conv 'c2'").message(), "Conv 'c2': Conv 'c1': bad pads");
+  EXPECT_EQ(Status::invalid("bad pads").withContext("Conv 'c1'").message(), "Conv 'c1': bad pads");
+  EXPECT_EQ(Status::invalid("Conv 'c1'x").withContext("Conv 'c1'").message(), "Conv 'c1': Conv 'c1'x");
+  EXPECT_TRUE(Status::ok().withContext("x").isOk());
+}
+
 TEST(DataType, HalfRoundTripAndSpecials) {
   for (float f : {0.f, 1.f, -2.5f, 65504.f, 6.1035156e-05f, 5.9604645e-08f, 0.333251953125f})
     EXPECT_EQ(halfToFloat(floatToHalf(f)), f) << f;

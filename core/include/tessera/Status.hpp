@@ -34,8 +34,11 @@ class Status {
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
   // Prefixes context, e.g. the op and node name, keeping the code.
+  // "prefix: message", unless the message already starts with it (an op's error that names
+  // its node, passed up through the Session, which names the node too).
   Status withContext(const std::string& prefix) const {
-    return isOk() ? *this : Status(code_, prefix + ": " + message_);
+    if (isOk() || message_.compare(0, prefix.size() + 2, prefix + ": ") == 0) return *this;
+    return Status(code_, prefix + ": " + message_);
   }
 
  private:
