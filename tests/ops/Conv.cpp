@@ -341,6 +341,19 @@ TEST(ConvTransposeOp, OutputShapeAndAutoPad) {
   expectClose(r.outputs[0], convTransposeReference(x, w, nullptr, same, 1, {1, 3, 6, 8}), 1e-4, 1e-4, "SAME_UPPER");
 }
 
+// The 2x2 stride-2 kernel (NC4HW4 in and out): input channels not a multiple of 4, output
+// blocks that fill no, one, or several register tiles with a remainder (4, 12 and 14 8-float
+// units per pixel, against tiles of 6 units on AVX-512 and 4 on AVX2), widths with a remainder
+// of pixels, batch 2, with and without bias; output_padding falls back to the general path.
+TEST(ConvTransposeOp, Upsample2x2Stride2) {
+  const Window up{{2, 2}, {2, 2}, {1, 1}, {0, 0}, {0, 0}};
+  runConvTransposeCase({2, 5, 3, 7}, 7, 1, up, {0, 0}, true, 410);
+  runConvTransposeCase({1, 13, 3, 9}, 24, 1, up, {0, 0}, false, 411);
+  runConvTransposeCase({2, 96, 2, 11}, 26, 1, up, {0, 0}, true, 412);
+  runConvTransposeCase({1, 4, 1, 1}, 4, 1, up, {0, 0}, true, 413);
+  runConvTransposeCase({1, 7, 3, 5}, 9, 1, up, {1, 1}, true, 414);
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace tessera

@@ -6,11 +6,13 @@
 // The col2im step is split over output channels, so no two threads write the same value.
 // When no two taps of any two input positions meet (kernel <= stride, the 2x2 stride-2
 // upsampling of segmentation heads), tiles of input positions run in parallel instead, each
-// writing its product straight into y with no column buffer (see runDisjoint).
+// writing its product straight into y with no column buffer (see runDisjoint). The 2x2
+// stride-2 case itself, NC4HW4 in and out, has a kernel of its own (ConvTransposeUpsample).
 // 4-D tensors run on NC4HW4, other ranks on NCHW.
 #include <algorithm>
 #include <vector>
 
+#include "backends/cpu/ConvTransposeUpsample.hpp"
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/Gemm.hpp"
 #include "backends/cpu/NC4HW4.hpp"
@@ -40,6 +42,11 @@ class CpuConvTranspose final : public Execution {
     geometry_ = shape_.window.padTo3D();
     xAddr_ = ChannelAddressing(inputs[0]->shape(), inputs[0]->layout());
     yAddr_ = ChannelAddressing(outputs[0]->shape(), outputs[0]->layout());
+    upsample_ = Upsample2x2Transpose::suits(shape_, xAddr_, yAddr_);
+    if (upsample_) {
+      upsampler_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1]);
+      return Status::ok();
+    }
     taps_ = geometry_.kernelCount();
     inPositions_ = geometry_.inputCount();
     colWidth_ = shape_.outPerGroup() * taps_;
@@ -69,11 +76,15 @@ class CpuConvTranspose final : public Execution {
   }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
-    packedB_ = weights_.get();
     const float* x = inputs[0]->data<float>();
     const float* bias = inputs.size() > 2 && inputs[2] ? inputs[2]->data<float>() : nullptr;
     float* y = outputs[0]->data<float>();
     ThreadPool& pool = cpuPool(*this);
+    if (upsample_) {
+      upsampler_.run(pool, x, bias, y);
+      return Status::ok();
+    }
+    packedB_ = weights_.get();
     if (disjoint_) {
       runDisjoint(x, bias, y);
       zeroPaddingLanes(y, yAddr_);
@@ -291,6 +302,8 @@ class CpuConvTranspose final : public Execution {
   WindowGeometry geometry_;  // padded to 3 spatial dimensions
   ChannelAddressing xAddr_, yAddr_;
   int64_t taps_ = 1, inPositions_ = 0, colWidth_ = 0;
+  bool upsample_ = false;  // the 2x2 stride-2 kernel serves it (nothing else is planned)
+  Upsample2x2Transpose upsampler_;
   bool disjoint_ = false;  // no two (input position, tap) pairs reach the same output
   bool covered_ = true;    // every output is reached by some pair (else it starts at the bias)
   int64_t tileRows_ = kTileRows, tasks_ = 0, scratchPerWorker_ = 0;

@@ -1,0 +1,172 @@
+#include "backends/cpu/ConvTransposeUpsample.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "backends/cpu/CpuIsa.hpp"
+#include "tessera/ThreadPool.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TESSERA_UPSAMPLE_X86 1
+#endif
+
+namespace tessera {
+namespace {
+
+// What one input row's tiles need.
+struct RowGeometry {
+  int64_t W = 0, K = 0;        // input width, input channels
+  int64_t xBlockStride = 0;    // floats between x's channel blocks
+  int64_t yBlockStride = 0, OW = 0;
+  int64_t units = 0, blocks = 0;  // 8-float units per input pixel (2 * blocks), output blocks
+};
+
+#ifdef TESSERA_UPSAMPLE_X86
+#define TESSERA_UPSAMPLE_INLINE __attribute__((target("avx2,fma"), always_inline)) inline
+
+// R input pixels from column iw, units u0 .. u0+U-1: acc[r][u] = bias + sum_k x(k, r) * w(k, u).
+// x points at (row, iw) of channel block 0; w and bias at unit u0.
+template <int R, int U>
+TESSERA_UPSAMPLE_INLINE void tile(const RowGeometry& g, const float* x, const float* w, const float* bias, float* y,
+                                  int64_t ih, int64_t iw, int64_t u0) {
+  __m256 acc[R][U];
+  for (int u = 0; u < U; ++u) {
+    const __m256 b = _mm256_loadu_ps(bias + u * 8);
+    for (int r = 0; r < R; ++r) acc[r][u] = b;
+  }
+  const int64_t wStride = g.units * 8;  // floats of packed weights per input channel
+  for (int64_t k0 = 0; k0 < g.K; k0 += kChannelPack) {
+    const float* xb = x + (k0 / kChannelPack) * g.xBlockStride;
+    const int lanes = static_cast<int>(std::min<int64_t>(kChannelPack, g.K - k0));
+    for (int j = 0; j < lanes; ++j) {
+      const float* wk = w + (k0 + j) * wStride;
+      __m256 xv[R];
+      for (int r = 0; r < R; ++r) xv[r] = _mm256_broadcast_ss(xb + r * kChannelPack + j);
+      for (int u = 0; u < U; ++u) {
+        const __m256 wv = _mm256_loadu_ps(wk + u * 8);
+        for (int r = 0; r < R; ++r) acc[r][u] = _mm256_fmadd_ps(xv[r], wv, acc[r][u]);
+      }
+    }
+  }
+  // Unit (kh, block): output row 2*ih + kh, columns 2*iw .. 2*iw + 2R - 1 of that block.
+  for (int u = 0; u < U; ++u) {
+    const int64_t unit = u0 + u, kh = unit / g.blocks, block = unit % g.blocks;
+    float* dst = y + block * g.yBlockStride + ((2 * ih + kh) * g.OW + 2 * iw) * kChannelPack;
+    for (int r = 0; r < R; ++r) _mm256_storeu_ps(dst + r * 8, acc[r][u]);
+  }
+}
+
+// Every pixel of input row ih for units u0 .. u0+U-1 (U chosen at compile time).
+template <int R, int U>
+TESSERA_UPSAMPLE_INLINE void unitsOfRow(const RowGeometry& g, const float* xRow, const float* w, const float* bias,
+                                        float* y, int64_t ih, int64_t u0) {
+  int64_t iw = 0;
+  for (; iw + R <= g.W; iw += R)
+    tile<R, U>(g, xRow + iw * kChannelPack, w + u0 * 8, bias + u0 * 8, y, ih, iw, u0);
+  for (; iw < g.W; ++iw) tile<1, U>(g, xRow + iw * kChannelPack, w + u0 * 8, bias + u0 * 8, y, ih, iw, u0);
+}
+
+// The last n < U units (n known only at run time) through the instantiation for n.
+template <int R, int U>
+TESSERA_UPSAMPLE_INLINE void lastUnitsOfRow(int64_t n, const RowGeometry& g, const float* xRow, const float* w,
+                                            const float* bias, float* y, int64_t ih, int64_t u0) {
+  if constexpr (U > 0) {
+    if (n == U) return unitsOfRow<R, U>(g, xRow, w, bias, y, ih, u0);
+    lastUnitsOfRow<R, U - 1>(n, g, xRow, w, bias, y, ih, u0);
+  }
+}
+
+template <int R, int U>
+TESSERA_UPSAMPLE_INLINE void row(const RowGeometry& g, const float* xRow, const float* w, const float* bias, float* y,
+                                 int64_t ih) {
+  int64_t u0 = 0;
+  for (; u0 + U <= g.units; u0 += U) unitsOfRow<R, U>(g, xRow, w, bias, y, ih, u0);
+  if (u0 < g.units) lastUnitsOfRow<R, U - 1>(g.units - u0, g, xRow, w, bias, y, ih, u0);
+}
+
+// One entry per instruction set: the same tiles, sized to its register file.
+__attribute__((target("avx512f,avx512vl,avx2,fma"))) void rowAvx512(const RowGeometry& g, const float* xRow,
+                                                                     const float* w, const float* bias, float* y,
+                                                                     int64_t ih) {
+  row<4, 6>(g, xRow, w, bias, y, ih);
+}
+
+__attribute__((target("avx2,fma"))) void rowAvx2(const RowGeometry& g, const float* xRow, const float* w,
+                                                 const float* bias, float* y, int64_t ih) {
+  row<3, 4>(g, xRow, w, bias, y, ih);
+}
+#endif
+
+}  // namespace
+
+bool Upsample2x2Transpose::suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y) {
+#ifdef TESSERA_UPSAMPLE_X86
+  const WindowGeometry& g = c.window;
+  if (cpuIsa() == CpuIsa::kGeneric || g.rank != 2 || c.group != 1 || !x.packed || !y.packed) return false;
+  for (int d = 0; d < 2; ++d)
+    if (g.kernel[d] != 2 || g.stride[d] != 2 || g.dilation[d] != 1 || g.padBegin[d] != 0 ||
+        g.output[d] != 2 * g.input[d])
+      return false;
+  return true;
+#else
+  (void)c, (void)x, (void)y;
+  return false;
+#endif
+}
+
+void Upsample2x2Transpose::plan(PackedConstants& cache, const ConvShape& c, const ChannelAddressing& x,
+                                const ChannelAddressing& y, const Tensor* w) {
+  shape_ = c;
+  xAddr_ = x;
+  yAddr_ = y;
+  blocks_ = channelBlocks(c.outChannels);
+  const int64_t K = c.inChannels, M = c.outChannels, blocks = blocks_;
+  // [k][kh][block][kw][4] from W [k][m][kh][kw].
+  weights_.plan(cache, {w}, "Upsample2x2Transpose C" + std::to_string(K) + " M" + std::to_string(M),
+                K * 2 * blocks * 8, [w, K, M, blocks](float* dst) {
+                  const float* src = w->data<float>();
+                  for (int64_t k = 0; k < K; ++k)
+                    for (int64_t m = 0; m < M; ++m)
+                      for (int64_t kh = 0; kh < 2; ++kh)
+                        for (int64_t kw = 0; kw < 2; ++kw)
+                          dst[(((k * 2 + kh) * blocks + m / 4) * 2 + kw) * 4 + m % 4] = src[((k * M + m) * 2 + kh) * 2 + kw];
+                });
+  bias_.assign(2 * blocks * 8, 0.f);
+}
+
+void Upsample2x2Transpose::run(ThreadPool& pool, const float* x, const float* bias, float* y) {
+#ifdef TESSERA_UPSAMPLE_X86
+  const float* w = weights_.get();
+  for (int64_t kh = 0; kh < 2; ++kh)
+    for (int64_t m = 0; m < shape_.outChannels; ++m)
+      for (int64_t kw = 0; kw < 2; ++kw)
+        bias_[((kh * blocks_ + m / 4) * 2 + kw) * 4 + m % 4] = bias ? bias[m] : 0.f;
+  const WindowGeometry& wg = shape_.window;
+  RowGeometry g;
+  g.W = wg.input[1];
+  g.K = shape_.inChannels;
+  g.xBlockStride = xAddr_.spatial * kChannelPack;
+  g.yBlockStride = yAddr_.spatial * kChannelPack;
+  g.OW = wg.output[1];
+  g.blocks = blocks_;
+  g.units = 2 * blocks_;
+  const bool avx512 = cpuIsa() == CpuIsa::kAvx512;
+  const int64_t H = wg.input[0], rows = shape_.batch * H;
+  pool.parallelFor(rows, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t n = r / H, ih = r % H;
+      const float* xRow = x + n * xAddr_.batchStride + ih * g.W * kChannelPack;
+      float* yb = y + n * yAddr_.batchStride;
+      if (avx512)
+        rowAvx512(g, xRow, w, bias_.data(), yb, ih);
+      else
+        rowAvx2(g, xRow, w, bias_.data(), yb, ih);
+    }
+  }, 1);
+#else
+  (void)pool, (void)x, (void)bias, (void)y;
+#endif
+}
+
+}  // namespace tessera
