@@ -2,7 +2,7 @@
 // RecurrentGpuCases.hpp: every direction, both layouts, unequal lengths, clip,
 // linear_before_reset, peepholes, input_forget, activations with alpha/beta, outputs left
 // out, hidden sizes past one work-group), and a constant out-of-range sequence_lens left to
-// the CPU (which reports it).
+// the CPU (which reports it), as is a hidden size past the kernel's limit.
 #include "support/RecurrentGpuCases.hpp"
 #include "tests/opencl/OpenClTestSupport.hpp"
 
@@ -25,6 +25,19 @@ TEST(OpenClRecurrent, ConstantLengthsOutOfRangeStayOnCpu) {
   OpRun r = runOp("LSTM", in, recurrentAttributes(c), 2, BackendType::kOpenCL, constant, 14);
   EXPECT_FALSE(r.status.isOk());
   EXPECT_NE(r.status.message().find("sequence_lens"), std::string::npos) << r.status.message();
+}
+
+// Past the kernel's 1024 hidden units (its shared arrays) the node runs on the CPU, correctly.
+TEST(OpenClRecurrent, HiddenPastLimitRunsOnCpu) {
+  REQUIRE_OPENCL();
+  RecurrentGpuCase c;
+  c.op = "RNN", c.input = 1, c.hidden = 1025;
+  OpRun cpu = runRecurrentCase(c, BackendType::kCPU);
+  OpRun dev = runRecurrentCase(c, BackendType::kOpenCL);
+  ASSERT_TRUE(dev.status.isOk()) << dev.status.message();
+  ASSERT_EQ(dev.report.nodes.size(), 1u);
+  EXPECT_EQ(dev.report.nodes[0].backend, BackendType::kCPU);
+  expectClose(dev.outputs[0], cpu.outputs[0], 1e-5, 1e-6, "RNN hidden 1025");
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // RecurrentGpuCases.hpp: every direction, both layouts, unequal lengths, clip,
 // linear_before_reset, peepholes, input_forget, activations with alpha/beta, outputs left
 // out, hidden sizes past one work-group), fp16 storage within fp16 tolerances, and a
-// constant out-of-range sequence_lens left to the CPU (which reports it).
+// constant out-of-range sequence_lens and a hidden size past the kernel's limit left to the
+// CPU.
 #include "support/RecurrentGpuCases.hpp"
 #include "tests/vulkan/VulkanTestSupport.hpp"
 
@@ -35,6 +36,19 @@ TEST(VulkanRecurrent, ConstantLengthsOutOfRangeStayOnCpu) {
   OpRun r = runOp("GRU", in, recurrentAttributes(c), 2, BackendType::kVulkan, constant, 14);
   EXPECT_FALSE(r.status.isOk());
   EXPECT_NE(r.status.message().find("sequence_lens"), std::string::npos) << r.status.message();
+}
+
+// Past the kernel's 1024 hidden units (its shared arrays) the node runs on the CPU, correctly.
+TEST(VulkanRecurrent, HiddenPastLimitRunsOnCpu) {
+  TESSERA_REQUIRE_VULKAN();
+  RecurrentGpuCase c;
+  c.op = "RNN", c.input = 1, c.hidden = 1025;
+  OpRun cpu = runRecurrentCase(c, BackendType::kCPU);
+  OpRun dev = runRecurrentCase(c, BackendType::kVulkan);
+  ASSERT_TRUE(dev.status.isOk()) << dev.status.message();
+  ASSERT_EQ(dev.report.nodes.size(), 1u);
+  EXPECT_EQ(dev.report.nodes[0].backend, BackendType::kCPU);
+  expectClose(dev.outputs[0], cpu.outputs[0], 1e-5, 1e-6, "RNN hidden 1025");
 }
 
 }  // namespace
