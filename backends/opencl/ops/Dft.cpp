@@ -13,8 +13,8 @@
 namespace tessera {
 namespace {
 
-// The direct sum costs L multiply-adds per bin; longer transforms stay on the CPU's FFT.
-constexpr int64_t kMaxLength = 1 << 16;
+// The direct sum costs L multiply-adds per bin: longer transforms stay on the CPU's FFT.
+constexpr int64_t kMaxLength = 1 << 14;
 
 const Tensor* optionalInput(const Tensors& inputs, size_t i) {
   return i < inputs.size() && inputs[i] && inputs[i]->dtype() != DataType::kUnknown ? inputs[i] : nullptr;

@@ -10,8 +10,9 @@
 namespace tessera {
 namespace {
 
-// The direct sum costs L multiply-adds per bin; longer transforms stay on the CPU's FFT.
-constexpr int64_t kMaxLength = 1 << 16;
+// The direct sum costs L multiply-adds per bin: longer transforms stay on the CPU's FFT.
+// (Lavapipe also ends an invocation's loops after 65535 iterations in all.)
+constexpr int64_t kMaxLength = 1 << 14;
 
 const Tensor* optionalInput(const Tensors& inputs, size_t i) {
   return i < inputs.size() && inputs[i] && inputs[i]->dtype() != DataType::kUnknown ? inputs[i] : nullptr;
