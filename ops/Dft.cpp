@@ -1,5 +1,6 @@
 #include "ops/Dft.hpp"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,16 @@ Status resolveDft(const Node& node, const DftParams& p, const Shape& input, cons
   g.output[rank - 1] = 2;
   *out = g;
   return Status::ok();
+}
+
+std::vector<float> dftTwiddles(int64_t length, bool inverse) {
+  std::vector<float> t(static_cast<size_t>(2 * length));
+  const double step = (inverse ? 2.0 : -2.0) * 3.14159265358979323846 / static_cast<double>(length);
+  for (int64_t m = 0; m < length; ++m) {
+    t[2 * m] = static_cast<float>(std::cos(step * static_cast<double>(m)));
+    t[2 * m + 1] = static_cast<float>(std::sin(step * static_cast<double>(m)));
+  }
+  return t;
 }
 
 }  // namespace tessera

@@ -9,6 +9,7 @@
 // input's shape with that dim replaced by the bin count and C = 2, in the input's dtype.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "tessera/Graph.hpp"
 #include "tessera/Shape.hpp"
@@ -40,5 +41,10 @@ struct DftGeometry {
 // constant when planned (constantIntInput asks the Session for their values).
 Status resolveDft(const Node& node, const DftParams& p, const Shape& input,
                   const Tensor* dftLength, const Tensor* axisInput, DftGeometry* out);
+
+// The L twiddles exp(sign * 2*pi*i * m / L) as (re, im) pairs, m = 0..L-1, sign -1 forward
+// and +1 inverse, computed in double: the GPU kernels' direct sums index them by (k * j) mod L,
+// so no angle grows with L.
+std::vector<float> dftTwiddles(int64_t length, bool inverse);
 
 }  // namespace tessera

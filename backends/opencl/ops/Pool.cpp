@@ -1,4 +1,4 @@
-// OpenCL MaxPool / AveragePool / GlobalMaxPool / GlobalAveragePool (1-D and 2-D, f32) on
+// OpenCL MaxPool / AveragePool / GlobalMaxPool / GlobalAveragePool (1-D, 2-D and 3-D, f32) on
 // NC4HW4 tensors. MaxPool's optional Indices output falls back to the CPU.
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Pool.hpp"
@@ -7,6 +7,11 @@
 
 namespace tessera {
 namespace {
+
+// A (D, H, W) triple of a 3-D window as a kernel's int4.
+cl_int4 dhw(const std::vector<int64_t>& v) {
+  return cl_int4{{static_cast<cl_int>(v[0]), static_cast<cl_int>(v[1]), static_cast<cl_int>(v[2]), 0}};
+}
 
 class OpenClPool final : public OpenClExecution {
  public:
@@ -33,6 +38,12 @@ class OpenClPool final : public OpenClExecution {
       return dispatch(k, {xg.c4(), xg.n});
     }
     const WindowGeometry g = geometry_.padTo3D();
+    if (x->rank() == 5) {  // pixel grid (C4 * H * W) x (N * D)
+      TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::pool::pool3d, o, &k));
+      k->tensor(x).tensor(y).arg(xg.c4()).arg(dhw(g.input)).arg(dhw(g.output)).arg(dhw(g.kernel)).arg(dhw(g.stride));
+      k->arg(dhw(g.padBegin)).arg(dhw(g.dilation)).arg(dhw(g.padEnd)).arg(xg.n * g.output[0]);
+      return dispatch(k, {xg.c4() * g.output[1] * g.output[2], xg.n * g.output[0]});
+    }
     TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::pool::pool, o, &k));
     k->tensor(x).tensor(y).arg(xg.c4()).arg(g.input[1]).arg(g.input[2]).arg(g.output[1]).arg(g.output[2]);
     k->arg(g.kernel[1]).arg(g.kernel[2]).arg(g.stride[1]).arg(g.stride[2]).arg(g.padBegin[1]).arg(g.padBegin[2]);
@@ -48,7 +59,7 @@ class OpenClPool final : public OpenClExecution {
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
   if (outputs.size() != 1 || inputs.empty() || !inputs[0]) return nullptr;  // no Indices here
   const Tensor* x = inputs[0];
-  if (x->dtype() != DataType::kF32 || (x->rank() != 3 && x->rank() != 4)) return nullptr;
+  if (x->dtype() != DataType::kF32 || (x->rank() < 3 || x->rank() > 5)) return nullptr;
   PoolParams p;
   if (!PoolParams::parse(node, &p).isOk()) return nullptr;
   WindowGeometry g;
