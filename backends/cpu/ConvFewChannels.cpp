@@ -17,6 +17,8 @@ namespace tessera {
 namespace {
 
 constexpr int kGroup = 16;  // output channels per vector
+constexpr int kMaxKernelRows = 16;
+constexpr int kPixels = 4;  // output pixels per register tile (8 measured no faster)
 
 // Everything one output row needs.
 struct RowGeometry {
@@ -52,44 +54,104 @@ __attribute__((target("avx512f"))) void convPixel(const RowGeometry& g, const fl
   storePixel(acc, yRow + ow * 4, g.yBlockStride, blocks);
 }
 
+// Four pixels' accumulators (a[p] holds pixel p's blocks 0..3) into y: block q of the four
+// pixels is 16 contiguous floats (maskz: the plain shuffle's undefined pass-through trips
+// GCC 12's uninitialised check).
+__attribute__((target("avx512f"), always_inline)) inline void storeFourPixels(const __m512* a, float* y,
+                                                                              int64_t blockStride, int64_t blocks) {
+  const __m512 t0 = _mm512_maskz_shuffle_f32x4(0xFFFF, a[0], a[1], 0x44), t1 = _mm512_maskz_shuffle_f32x4(0xFFFF, a[0], a[1], 0xEE);
+  const __m512 t2 = _mm512_maskz_shuffle_f32x4(0xFFFF, a[2], a[3], 0x44), t3 = _mm512_maskz_shuffle_f32x4(0xFFFF, a[2], a[3], 0xEE);
+  const __m512 out[4] = {_mm512_maskz_shuffle_f32x4(0xFFFF, t0, t2, 0x88), _mm512_maskz_shuffle_f32x4(0xFFFF, t0, t2, 0xDD),
+                         _mm512_maskz_shuffle_f32x4(0xFFFF, t1, t3, 0x88), _mm512_maskz_shuffle_f32x4(0xFFFF, t1, t3, 0xDD)};
+  for (int64_t q = 0; q < blocks; ++q) _mm512_storeu_ps(y + q * blockStride, out[q]);
+}
+
+// The rows of x that output row oh reads (those inside x) and each one's weights.
+struct WindowRows {
+  int count = 0;
+  const float* x[kMaxKernelRows][4];  // per input channel, at the current tile's first tap
+  const float* w[kMaxKernelRows];  // [kw][C][16]
+};
+
+// a[p] += every tap of `rows` for the tile's pixel p (all its columns inside x). STEP, when
+// not 0, is the distance between two pixels' inputs known at compile time, for 3-wide windows
+// over NCHW with dilation 1 (the usual first conv): the taps unroll into straight-line code
+// with constant offsets, no loop counters or address arithmetic between the FMAs.
+template <int C, int STEP, int P>
+__attribute__((target("avx512f"), always_inline)) inline void accumulate(const RowGeometry& g, const WindowRows& rows,
+                                                                          __m512 (&a)[P]) {
+  const int64_t kwCount = STEP ? 3 : g.KW;
+  const int64_t step = STEP ? STEP : g.sw * g.px;
+  const int64_t tap = STEP ? 1 : g.dw * g.px;
+  for (int i = 0; i < rows.count; ++i) {
+    const float* wr = rows.w[i];
+    // One base pointer per channel: with STEP known, every tap and pixel is then a constant
+    // displacement from it.
+#pragma GCC unroll 4
+    for (int c = 0; c < C; ++c) {
+      const float* xc = rows.x[i][c];
+#pragma GCC unroll 3
+      for (int64_t kw = 0; kw < kwCount; ++kw) {
+        const __m512 wv = _mm512_loadu_ps(wr + (kw * C + c) * kGroup);
+        const float* xp = xc + kw * tap;
+#pragma GCC unroll 4
+        for (int p = 0; p < P; ++p) a[p] = _mm512_fmadd_ps(_mm512_set1_ps(xp[p * step]), wv, a[p]);
+      }
+    }
+  }
+}
+
 // Output row `oh` of channel group `g16`: x and y at their batch, w the group's [tap][C][16].
-template <int C>
+template <int C, int STEP>
 __attribute__((target("avx512f"))) void convRow(const RowGeometry& g, const float* x, const float* w,
                                                 const float* bias, float* y, int64_t oh, int64_t g16) {
   const __m512 b = _mm512_loadu_ps(bias + g16 * kGroup);
   const int64_t blocks = std::min<int64_t>(4, g.outBlocks - g16 * 4);
   float* yRow = y + g16 * 4 * g.yBlockStride + oh * g.OW * 4;
+  WindowRows rows;
+  for (int64_t kh = 0; kh < g.KH; ++kh) {
+    const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
+    if (ih < 0 || ih >= g.H) continue;
+    for (int c = 0; c < C; ++c) rows.x[rows.count][c] = x + ih * g.W * g.px + c * g.cs;
+    rows.w[rows.count++] = w + kh * g.KW * C * kGroup;
+  }
   int64_t ow = 0;
   for (; ow < g.owLo; ++ow) convPixel<C>(g, x, w, b, yRow, blocks, oh, ow);
-  const int64_t step = g.sw * g.px;
-  for (; ow + 4 <= g.owHi; ow += 4) {
-    __m512 a0 = b, a1 = b, a2 = b, a3 = b;
-    for (int64_t kh = 0; kh < g.KH; ++kh) {
-      const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
-      if (ih < 0 || ih >= g.H) continue;
-      const float* xr = x + (ih * g.W + ow * g.sw - g.pw) * g.px;
-      for (int64_t kw = 0; kw < g.KW; ++kw) {
-        const float* xk = xr + kw * g.dw * g.px;
-        const float* wp = w + (kh * g.KW + kw) * C * kGroup;
-        for (int c = 0; c < C; ++c) {
-          const __m512 wv = _mm512_loadu_ps(wp + c * kGroup);
-          const float* xp = xk + c * g.cs;
-          a0 = _mm512_fmadd_ps(_mm512_set1_ps(xp[0]), wv, a0);
-          a1 = _mm512_fmadd_ps(_mm512_set1_ps(xp[step]), wv, a1);
-          a2 = _mm512_fmadd_ps(_mm512_set1_ps(xp[2 * step]), wv, a2);
-          a3 = _mm512_fmadd_ps(_mm512_set1_ps(xp[3 * step]), wv, a3);
-        }
-      }
+  // The rows' pointers move with the tile (constant displacements from them in the tile;
+  // offsets from fixed bases would each hold a register).
+  for (int i = 0; i < rows.count; ++i)
+    for (int c = 0; c < C; ++c) rows.x[i][c] += (ow * g.sw - g.pw) * g.px;
+  const int64_t advance = g.sw * g.px;
+  while (ow < g.owHi) {
+    // The last few pixels: one more tile ending at owHi, rewriting pixels already done with
+    // the same values (the one-pixel path is a single dependent chain, several times slower).
+    if (ow + kPixels > g.owHi) {
+      if (g.owHi - g.owLo < kPixels) break;
+      for (int i = 0; i < rows.count; ++i)
+        for (int c = 0; c < C; ++c) rows.x[i][c] -= (ow + kPixels - g.owHi) * advance;
+      ow = g.owHi - kPixels;
     }
-    // a_p holds pixel p's blocks 0..3; block q of pixels 0..3 is 16 contiguous floats of y
-    // (maskz: the plain shuffle's undefined pass-through trips GCC 12's uninitialised check).
-    const __m512 t0 = _mm512_maskz_shuffle_f32x4(0xFFFF, a0, a1, 0x44), t1 = _mm512_maskz_shuffle_f32x4(0xFFFF, a0, a1, 0xEE);
-    const __m512 t2 = _mm512_maskz_shuffle_f32x4(0xFFFF, a2, a3, 0x44), t3 = _mm512_maskz_shuffle_f32x4(0xFFFF, a2, a3, 0xEE);
-    const __m512 out[4] = {_mm512_maskz_shuffle_f32x4(0xFFFF, t0, t2, 0x88), _mm512_maskz_shuffle_f32x4(0xFFFF, t0, t2, 0xDD),
-                           _mm512_maskz_shuffle_f32x4(0xFFFF, t1, t3, 0x88), _mm512_maskz_shuffle_f32x4(0xFFFF, t1, t3, 0xDD)};
-    for (int64_t q = 0; q < blocks; ++q) _mm512_storeu_ps(yRow + q * g.yBlockStride + ow * 4, out[q]);
+    __m512 a[kPixels];
+    for (int p = 0; p < kPixels; ++p) a[p] = b;
+    accumulate<C, STEP>(g, rows, a);
+    for (int i = 0; i < rows.count; ++i)
+      for (int c = 0; c < C; ++c) rows.x[i][c] += kPixels * advance;
+    for (int p = 0; p < kPixels; p += 4) storeFourPixels(a + p, yRow + (ow + p) * 4, g.yBlockStride, blocks);
+    ow += kPixels;
   }
   for (; ow < g.OW; ++ow) convPixel<C>(g, x, w, b, yRow, blocks, oh, ow);
+}
+
+// Row entry by input channel count and compile-time pixel step.
+template <int STEP>
+void convRowFor(int64_t C, const RowGeometry& g, const float* x, const float* w, const float* bias, float* y,
+                int64_t oh, int64_t g16) {
+  switch (C) {
+    case 1: convRow<1, STEP>(g, x, w, bias, y, oh, g16); break;
+    case 2: convRow<2, STEP>(g, x, w, bias, y, oh, g16); break;
+    case 3: convRow<3, STEP>(g, x, w, bias, y, oh, g16); break;
+    default: convRow<4, STEP>(g, x, w, bias, y, oh, g16); break;
+  }
 }
 #endif
 
@@ -97,7 +159,8 @@ __attribute__((target("avx512f"))) void convRow(const RowGeometry& g, const floa
 
 bool FewChannelConv::takes(const ConvShape& c) {
 #ifdef TESSERA_FEW_CHANNELS_X86
-  return cpuIsa() == CpuIsa::kAvx512 && c.window.rank == 2 && c.group == 1 && c.inChannels <= 4;
+  return cpuIsa() == CpuIsa::kAvx512 && c.window.rank == 2 && c.group == 1 && c.inChannels <= 4 &&
+         c.window.kernel[0] <= kMaxKernelRows;
 #else
   (void)c;
   return false;
@@ -148,18 +211,19 @@ void FewChannelConv::run(ThreadPool& pool, const float* x, const float* bias, fl
   g.owLo = owLo_;
   g.owHi = owHi_;
   const int64_t C = shape_.inChannels, taps = g.KH * g.KW, rows = shape_.batch * groups16_ * g.OH;
+  const bool stepKnown = g.px == 1 && g.KW == 3 && g.dw == 1 && (g.sw == 1 || g.sw == 2);
   pool.parallelFor(rows, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const int64_t oh = r % g.OH, g16 = (r / g.OH) % groups16_, n = r / (g.OH * groups16_);
       const float* xb = x + n * xAddr_.batchStride;
       const float* wg16 = w + g16 * taps * C * kGroup;
       float* yb = y + n * yAddr_.batchStride;
-      switch (C) {
-        case 1: convRow<1>(g, xb, wg16, bias_.data(), yb, oh, g16); break;
-        case 2: convRow<2>(g, xb, wg16, bias_.data(), yb, oh, g16); break;
-        case 3: convRow<3>(g, xb, wg16, bias_.data(), yb, oh, g16); break;
-        default: convRow<4>(g, xb, wg16, bias_.data(), yb, oh, g16); break;
-      }
+      if (stepKnown && g.sw == 2)
+        convRowFor<2>(C, g, xb, wg16, bias_.data(), yb, oh, g16);
+      else if (stepKnown)
+        convRowFor<1>(C, g, xb, wg16, bias_.data(), yb, oh, g16);
+      else
+        convRowFor<0>(C, g, xb, wg16, bias_.data(), yb, oh, g16);
       const int64_t blocks = std::min<int64_t>(4, g.outBlocks - g16 * 4);
       for (int64_t q = 0; q < blocks; ++q)  // the row, still in cache
         applyFusedActivation(act, yb + (g16 * 4 + q) * g.yBlockStride + oh * g.OW * 4, g.OW * 4);

@@ -196,6 +196,16 @@ TEST(ConvOp, FewInputChannels) {
   runConvCase({{1, 1, 9, 30}, 16, 1, wide, false}, seed++);
   runConvCase({{1, 4, 6, 19}, 6, 1, {{7, 7}, {1, 1}, {1, 1}, {3, 3}, {3, 3}}, true}, seed++);
   runConvCase({{1, 2, 5, 17}, 20, 1, {{1, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}}, true}, seed++);
+  // 3-wide windows over NCHW with stride 1 or 2 (the unrolled kernels), each channel count;
+  // rows whose last tile overlaps the one before it, and rows too short for any tile.
+  const Window s1 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
+  const Window s2Uneven = {{3, 3}, {2, 2}, {1, 1}, {1, 0}, {1, 1}};
+  runConvCase({{2, 1, 7, 21}, 5, 1, s1, true}, seed++);
+  runConvCase({{1, 2, 11, 26}, 16, 1, s2Uneven, false}, seed++);
+  runConvCase({{1, 4, 5, 9}, 33, 1, stem, true}, seed++);
+  runConvCase({{1, 3, 4, 5}, 7, 1, s1, true}, seed++);
+  runConvCase({{2, 3, 9, 31}, 16, 1, stem, true}, seed++);
+  runConvCase({{1, 3, 9, 14}, 8, 1, {{3, 3}, {2, 2}, {2, 2}, {2, 2}, {2, 2}}, true}, seed++);  // dilation: generic
 }
 
 TEST(ConvOp, Depthwise) {
