@@ -20,6 +20,8 @@
 namespace tessera {
 namespace {
 
+constexpr int64_t kSplitStepWork = 1 << 15;  // multiply-adds of a step product worth two threads
+
 // x = a(x), in place.
 void activate(const RecurrentActivation& a, float* x, int64_t n) {
   const float alpha = a.alpha, beta = a.beta;
@@ -216,7 +218,24 @@ class CpuRecurrent final : public Execution {
     g.packedB = packed;
     g.C = out;
     g.ldc = cols;
-    gemmPacked(cpuPool(*this), g);
+    // gemmPacked keeps a product this small on one thread, but a step's product is a pass
+    // over all of R (256 KiB at H = 128), bound by the cache's bandwidth: split by columns,
+    // each thread streams its half of R from its own core's L2, and the threads are still
+    // spinning from the step before.
+    ThreadPool& pool = cpuPool(*this);
+    const int64_t panels = (cols + gemmPanelWidth() - 1) / gemmPanelWidth();
+    const int64_t tasks = std::min<int64_t>(pool.threads(), panels);
+    if (tasks <= 1 || batch_ * cols * H_ < kSplitStepWork) return gemmPacked(pool, g);
+    struct Split {
+      const GemmArgs* g;
+      int64_t perTask;
+    } split{&g, (panels + tasks - 1) / tasks * gemmPanelWidth()};
+    // One reference captured: the std::function holds it without allocating.
+    pool.parallelFor(tasks, [&split](int64_t begin, int64_t end) {
+      const GemmArgs& a = *split.g;
+      for (int64_t t = begin; t < end; ++t)
+        gemmPackedTile(a, 0, a.M, t * split.perTask, std::min(a.N, (t + 1) * split.perTask));
+    }, 1);
   }
 
   void runDirection(int d, const float* packedR, const Tensors& inputs, const Tensors& outputs) {
