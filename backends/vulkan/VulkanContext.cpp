@@ -89,6 +89,7 @@ VulkanDeviceInfo queryDevice(VkPhysicalDevice pd, uint32_t instanceApi) {
   VkPhysicalDeviceProperties p;
   vkGetPhysicalDeviceProperties(pd, &p);
   d.name = p.deviceName;
+  if (d.name.find("llvmpipe") != std::string::npos) d.invocationLoopLimit = 65535;
   d.type = p.deviceType;
   d.vendorId = p.vendorID;
   d.deviceId = p.deviceID;

@@ -38,6 +38,10 @@ struct VulkanDeviceInfo {
   bool fp64 = false;            // shaderFloat64
   bool subgroupArithmetic = false;  // subgroup add/min/max... in compute shaders
   uint32_t subgroupSize = 0;
+  // Loop iterations one invocation may run in all before the driver ends its loops early
+  // (0: no such limit known). llvmpipe (lavapipe) counts them against 65535 and then leaves
+  // every loop silently; kernels with long serial loops split their work below it.
+  uint32_t invocationLoopLimit = 0;
   bool cooperativeMatrix = false;   // VK_NV_cooperative_matrix (tensor cores)
   bool version12 = false;           // device and instance both at Vulkan 1.2 or later
   VkPhysicalDeviceLimits limits{};

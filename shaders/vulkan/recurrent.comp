@@ -8,10 +8,12 @@
 // h_{t-1} from shared memory, which is double-buffered (read hs[cur], write hs[1 - cur]): one
 // barrier per step (GRU without linear_before_reset: two, r (.) h_{t-1} is shared as well).
 // sequence_lens: run-time values are clamped to [0, seq] (the CPU reports them as errors;
-// constant ones are checked by the creator).
+// constant ones are checked by the creator). A dispatch walks steps [P[20], P[21]); where the
+// driver limits an invocation's loop iterations (lavapipe), the steps are split over several
+// dispatches that carry h (and c) in `carried` from one to the next.
 // P: 0 seq, 1 batch, 2 H, 3 D, 4 flags (below), 5 clip, 6 activation kinds (4 bits each,
 //    function d * functionsPerDirection + k), 7..12 their alphas, 13..18 their betas,
-//    19 functions per direction
+//    19 functions per direction, 20 this dispatch's first step, 21 its end (exclusive)
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -25,6 +27,7 @@ TENSOR_IN(6, peep);  // P [D, 3*H]: i o f
 TENSOR_OUT(7, Y);    // [seq, D, batch, H] (layout 1: [batch, seq, D, H])
 TENSOR_OUT(8, Yh);   // [D, batch, H] (layout 1: [batch, D, H])
 TENSOR_OUT(9, Yc);
+layout(std430, set = 0, binding = 10) buffer Buf10 { float carried[]; };  // [D*batch, 2*H]: h, c
 
 const uint BATCH_MAJOR = 1u, HAS_BIAS = 2u, HAS_LENS = 4u, LENS_I64 = 8u, HAS_H0 = 16u, HAS_C0 = 32u,
            HAS_P = 64u, WANT_Y = 128u, WANT_YH = 256u, WANT_YC = 512u, LINEAR_BEFORE_RESET = 1024u,
@@ -98,8 +101,16 @@ void main() {
   if ((flags & HAS_LENS) != 0u) len = clamp(lens[(flags & LENS_I64) != 0u ? 2 * b : b], 0, seq);
   int state = (batchMajor ? b * D + d : d * batch + b) * H;
   int f0 = d * fpd;  // this direction's first activation
+  int first = pint(20), end = pint(21), carry = group * 2 * H;
 
   for (int j = lid; j < H; j += 64) {
+    if (first > 0) {
+      hs[j] = carried[carry + j];
+#ifdef LSTM
+      own[j] = carried[carry + H + j];
+#endif
+      continue;
+    }
     hs[j] = (flags & HAS_H0) != 0u ? LD(h0[state + j]) : 0.0;
 #ifdef LSTM
     own[j] = (flags & HAS_C0) != 0u ? LD(c0[state + j]) : 0.0;
@@ -108,7 +119,7 @@ void main() {
   barrier();
 
   int cur = 0;  // hs[cur * MAX_H ...] holds h_{t-1}
-  for (int s = 0; s < len; ++s) {
+  for (int s = first; s < min(len, end); ++s) {
     int t = reversed ? len - 1 - s : s;
     int xo = ((batchMajor ? b * seq + t : t * batch + b) * D + d) * GH;  // this step's xw
     int ro = d * GH * H;                                                  // this direction's R
@@ -165,12 +176,22 @@ void main() {
     cur = 1 - cur;
   }
 
-  // Past the entry's length Y is 0; Y_h / Y_c hold the last state (0 for an empty sequence).
+  // Past the entry's length Y is 0 (this dispatch's steps of it).
   if ((flags & WANT_Y) != 0u)
-    for (int s = len; s < seq; ++s) {
+    for (int s = max(len, first); s < min(seq, end); ++s) {
       int yo = (batchMajor ? (b * seq + s) * D + d : (s * D + d) * batch + b) * H;
       for (int j = lid; j < H; j += 64) Y[yo + j] = ST(0.0);
     }
+  if (end < seq) {  // more steps follow in another dispatch: carry the state
+    for (int j = lid; j < H; j += 64) {
+      carried[carry + j] = hs[cur * MAX_H + j];
+#ifdef LSTM
+      carried[carry + H + j] = own[j];
+#endif
+    }
+    return;
+  }
+  // Y_h / Y_c hold the last state (0 for an empty sequence).
   for (int j = lid; j < H; j += 64) {
     if ((flags & WANT_YH) != 0u) Yh[state + j] = ST(len > 0 ? hs[cur * MAX_H + j] : 0.0);
 #ifdef LSTM

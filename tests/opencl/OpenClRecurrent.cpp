@@ -15,6 +15,11 @@ TEST(OpenClRecurrent, MatchesCpu) {
   for (const RecurrentGpuCase& c : recurrentGpuSweep()) expectGpuMatchesCpu(c, BackendType::kOpenCL);
 }
 
+TEST(OpenClRecurrent, LongSequencesMatchCpu) {
+  REQUIRE_OPENCL();
+  for (const RecurrentGpuCase& c : recurrentLongSweep()) expectGpuMatchesCpu(c, BackendType::kOpenCL);
+}
+
 TEST(OpenClRecurrent, ConstantLengthsOutOfRangeStayOnCpu) {
   REQUIRE_OPENCL();
   RecurrentGpuCase c;

@@ -16,6 +16,11 @@ TEST(VulkanRecurrent, MatchesCpu) {
   for (const RecurrentGpuCase& c : recurrentGpuSweep()) expectGpuMatchesCpu(c, BackendType::kVulkan);
 }
 
+TEST(VulkanRecurrent, LongSequencesMatchCpu) {
+  TESSERA_REQUIRE_VULKAN();
+  for (const RecurrentGpuCase& c : recurrentLongSweep()) expectGpuMatchesCpu(c, BackendType::kVulkan);
+}
+
 TEST(VulkanRecurrent, Fp16Storage) {
   TESSERA_REQUIRE_VULKAN();
   for (const std::string op : {"RNN", "GRU", "LSTM"}) {

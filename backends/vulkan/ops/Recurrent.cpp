@@ -6,6 +6,9 @@
 // hidden state in shared memory. W, R, B, the states and P are read from the device tensors,
 // constant or fed at run time. fp16 storage works as elsewhere (fp32 arithmetic; the
 // projection and the state stay fp32 between steps, only Y, Y_h and Y_c are rounded).
+// On a driver that ends an invocation's loops after a number of iterations (lavapipe), the
+// steps are split over as many recurrent.comp dispatches as that limit needs, the state
+// carried between them in a second scratch buffer.
 #include <algorithm>
 
 #include "backends/vulkan/VulkanOps.hpp"
@@ -17,6 +20,21 @@ namespace tessera {
 namespace {
 
 constexpr int64_t kMaxHidden = 1024;  // recurrent.comp's MAX_H (its shared arrays)
+constexpr int64_t kGroupSize = 64;    // recurrent.comp's invocations per work-group
+
+// Loop iterations one invocation of recurrent.comp runs per step, a bound: its units' gate
+// dot products (G of length H each), their per-unit loops, and a few more.
+int64_t iterationsPerStep(const RecurrentParams& p, int64_t H) {
+  const int64_t units = (H + kGroupSize - 1) / kGroupSize;
+  return units * (p.gates() * H + 8) + 8;
+}
+
+// Steps one dispatch may walk under the driver's loop limit (0: not even one; no limit: all).
+int64_t stepsPerDispatch(const VulkanDeviceInfo& info, const RecurrentParams& p, int64_t H, int64_t seq) {
+  if (info.invocationLoopLimit == 0) return std::max<int64_t>(seq, 1);
+  // The state's loads and stores and the Y zeros past a length add at most one step's worth.
+  return info.invocationLoopLimit / iterationsPerStep(p, H) - 1;
+}
 
 const Tensor* optional(const Tensors& ts, int i) {
   return static_cast<size_t>(i) < ts.size() && ts[i] && ts[i]->elementCount() > 0 ? ts[i] : nullptr;
@@ -85,7 +103,20 @@ class VulkanRecurrent final : public VulkanExecution {
     const vkshaders::ShaderId shader = params_.kind == RecurrentKind::kRnn   ? vkshaders::recurrent_RNN
                                        : params_.kind == RecurrentKind::kGru ? vkshaders::recurrent_GRU
                                                                              : vkshaders::recurrent_LSTM;
-    return dispatch(shader, {xw, r, b, lens, h0, c0, p, y, yh, yc}, pc, D * batch * 64);  // 64: one group
+    const int64_t steps = stepsPerDispatch(vk().context().info(), params_, H, seq);
+    if (steps < 1) return Status::unsupported(label() + ": hidden size " + std::to_string(H) + " exceeds the driver's loop limit");
+    VulkanBinding carried = xw;  // one dispatch: never touched
+    if (steps < seq)
+      TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(static_cast<VkDeviceSize>(D * batch * 2 * H) * 4, &carried));
+    pc.push_back(0);
+    pc.push_back(0);
+    for (int64_t first = 0; first < std::max<int64_t>(seq, 1); first += steps) {
+      pc[20] = vkops::u32(first);
+      pc[21] = vkops::u32(std::min(seq, first + steps));
+      TESSERA_RETURN_IF_ERROR(dispatch(shader, {xw, r, b, lens, h0, c0, p, y, yh, yc, carried}, pc,
+                                       D * batch * kGroupSize));  // a work-group per (direction, entry)
+    }
+    return Status::ok();
   }
 
  private:
@@ -110,6 +141,7 @@ TESSERA_VK_CREATOR(createRecurrent) {
   const int64_t H = inputs[kRnnR]->dim(2), seq = x->dim(p.layout == 1 ? 1 : 0);
   const int64_t projected = x->dim(0) * x->dim(1) * p.numDirections() * p.gates() * H;
   if (H > kMaxHidden || projected >= (int64_t(1) << 31)) return nullptr;
+  if (stepsPerDispatch(static_cast<VulkanBackend*>(b)->context().info(), p, H, seq) < 1) return nullptr;
   if (sharedBytes(p.kind) > static_cast<VulkanBackend*>(b)->context().info().limits.maxComputeSharedMemorySize)
     return nullptr;
   // Constant lengths are checked here (out of range: the CPU reports the error); run-time
