@@ -75,6 +75,15 @@ inline bool fits32(const Tensors& ts) {
   return true;
 }
 
+// Whether a kernel whose invocations each run up to `iterations` loop iterations in all
+// gives right answers on backend `b`: past the driver's invocationLoopLimit (lavapipe ends
+// the loops early, silently; docs/VULKAN.md) the creator returns nullptr and the node runs
+// on the CPU. Estimates count one per element a loop visits, times the loops nested in it.
+inline bool withinLoopLimit(Backend* b, int64_t iterations) {
+  const uint32_t limit = static_cast<VulkanBackend*>(b)->context().info().invocationLoopLimit;
+  return limit == 0 || iterations < limit;
+}
+
 // Whether these f32 tensors can all be NC4HW4 storage images on backend `b`.
 inline bool imagesFit(Backend* b, const Tensors& ts) { return static_cast<VulkanBackend*>(b)->imagesFit(ts); }
 

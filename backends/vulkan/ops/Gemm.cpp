@@ -60,6 +60,7 @@ TESSERA_VK_CREATOR(createGemm) {
   if (inputs.size() > 2 && inputs[2] && inputs[2]->rank() > 2) return nullptr;
   GemmParams p;
   if (!GemmParams::parse(node, &p).isOk()) return nullptr;
+  if (!vkops::withinLoopLimit(b, inputs[0]->dim(p.transA ? 0 : 1) + 64)) return nullptr;  // matmul.comp: a loop over K
   return std::make_unique<VulkanGemm>(b, node, p);
 }
 

@@ -31,6 +31,7 @@ TESSERA_VK_CREATOR(createHardmax) {
   int64_t outer, n, inner;
   if (!SoftmaxParams::parse(node, &p).isOk() || !p.split3(node, inputs[0]->shape(), &outer, &n, &inner).isOk())
     return nullptr;
+  if (!vkops::withinLoopLimit(b, 2 * n + 16)) return nullptr;  // two passes over a line
   return std::make_unique<VulkanHardmax>(b, node, p);
 }
 

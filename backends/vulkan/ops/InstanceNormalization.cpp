@@ -31,6 +31,9 @@ TESSERA_VK_CREATOR(createInstanceNorm) {
   if (inputs[0]->rank() < 3) return nullptr;
   InstanceNormalizationParams p;
   if (!InstanceNormalizationParams::parse(node, &p).isOk()) return nullptr;
+  // normalize_rows: four passes over a channel's spatial extent.
+  if (!vkops::withinLoopLimit(b, 4 * (inputs[0]->elementCount() / std::max<int64_t>(1, inputs[0]->dim(0) * inputs[0]->dim(1))) + 16))
+    return nullptr;
   return std::make_unique<VulkanInstanceNorm>(b, node, p.epsilon);
 }
 

@@ -46,6 +46,7 @@ TESSERA_VK_CREATOR(createLayerNorm) {
   // Scale / B must cover the whole normalised shape (no broadcasting inside the row).
   if (inputs[1]->elementCount() != n) return nullptr;
   if (inputs.size() > 2 && inputs[2] && inputs[2]->elementCount() != n) return nullptr;
+  if (!vkops::withinLoopLimit(b, 4 * n + 16)) return nullptr;  // normalize_rows: four passes over a row
   return std::make_unique<VulkanLayerNorm>(b, node, axis, p.epsilon);
 }
 

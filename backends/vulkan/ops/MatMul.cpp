@@ -52,6 +52,7 @@ TESSERA_VK_CREATOR(createMatMul) {
   if (!allFloat32(inputs) || !allFloat32(outputs) || !vkops::fits32(inputs) || !vkops::fits32(outputs)) return nullptr;
   MatMulShape ms;
   if (!resolveMatMul(inputs[0]->shape(), inputs[1]->shape(), &ms).isOk() || ms.batch.size() > 4) return nullptr;
+  if (!vkops::withinLoopLimit(b, ms.K + 64)) return nullptr;  // matmul.comp: one loop over K
   return std::make_unique<VulkanMatMul>(b, node);
 }
 

@@ -47,6 +47,10 @@ TESSERA_VK_CREATOR(createReduce) {
   if (!resolveReduceAxes(node, p, inputs[0]->shape(), inputs.size() > 1 ? inputs[1] : nullptr, &reduced, &identity).isOk())
     return nullptr;
   if (inputs[0]->rank() == 0 && !identity) return nullptr;
+  int64_t members = 1;  // reduced elements per output, each visited with a loop over the rank
+  for (size_t d = 0; d < reduced.size(); ++d)
+    if (reduced[d]) members *= inputs[0]->dim(static_cast<int>(d));
+  if (!vkops::withinLoopLimit(b, members * (inputs[0]->rank() + 2) + 64)) return nullptr;
   return std::make_unique<VulkanReduce>(b, node, p.kind, reduced, identity);
 }
 

@@ -30,6 +30,7 @@ TESSERA_VK_CREATOR(createSoftmax) {
   if (!SoftmaxParams::parse(node, &p).isOk()) return nullptr;
   int64_t outer, n, inner;
   if (!p.split3(node, inputs[0]->shape(), &outer, &n, &inner).isOk()) return nullptr;
+  if (!vkops::withinLoopLimit(b, 3 * n + 16)) return nullptr;  // three passes over a line
   return std::make_unique<VulkanSoftmax>(b, node, p);
 }
 
