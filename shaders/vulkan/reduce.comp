@@ -1,18 +1,84 @@
-// variants: ; precision: fp32 fp16
-// Reduce* over any set of axes (rank <= 6): one output per invocation, fp32 accumulation.
-// P: 0 count, 1 rank, 2..7 in dims, 8 reduced-axes mask, 9 kind (ReduceKind), 10 reduced
+// variants: THREAD, GROUP ; precision: fp32 fp16
+// Reduce* over any set of axes (rank <= 6), fp32 accumulation. THREAD: one output per
+// invocation, its loop over every reduced element (few reduced elements, many outputs).
+// GROUP: one output per work-group, its 64 invocations striding over the reduced elements
+// and meeting in a shared-memory tree (a whole-image or whole-axis reduction: one invocation
+// alone would walk it serially, leave a GPU idle, and on lavapipe pass the driver's loop
+// limit, docs/VULKAN.md).
+// P: 0 outputs, 1 rank, 2..7 in dims, 8 reduced-axes mask, 9 kind (ReduceKind), 10 reduced
 //    element count
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#ifdef GROUP
+#include "workgroup.glsl"
+#endif
 TENSOR_IN(0, x);
 TENSOR_OUT(1, y);
 
+int strides[6];
+
+// Offset of reduced element r from the output's base.
+int reducedOffset(int r, int rank, int mask) {
+  int off = 0;
+  for (int d = rank - 1; d >= 0; --d) {
+    if ((mask & (1 << d)) == 0) continue;
+    off += (r % pint(2 + d)) * strides[d];
+    r /= pint(2 + d);
+  }
+  return off;
+}
+
+float identityOf(int kind) {
+  return kind == 2 ? -1.0 / 0.0 : kind == 3 ? 1.0 / 0.0 : kind == 4 ? 1.0 : 0.0;
+}
+
+// acc combined with one element v (log-sum-exp: exp(v - mx) summed).
+float combine(int kind, float acc, float v, float mx) {
+  switch (kind) {
+    case 2: return max(acc, v);
+    case 3: return min(acc, v);
+    case 4: return acc * v;
+    case 5: return acc + abs(v);
+    case 6: case 7: return acc + v * v;
+    case 8: return acc + exp(v - mx);
+    default: return acc + v;
+  }
+}
+
+#ifdef GROUP
+// Two partial results of `kind` combined (sums for every kind but max, min and product).
+float merge(int kind, float a, float b) {
+  return kind == 2 ? max(a, b) : kind == 3 ? min(a, b) : kind == 4 ? a * b : a + b;
+}
+
+shared float partial[64];
+
+// Every invocation's partial result merged; all get the total. Uniform control flow only.
+float groupReduce(int kind, float v) {
+  uint l = gl_LocalInvocationID.x;
+  partial[l] = v;
+  barrier();
+  for (uint s = 32u; s > 0u; s >>= 1) {
+    if (l < s) partial[l] = merge(kind, partial[l], partial[l + s]);
+    barrier();
+  }
+  float total = partial[0];
+  barrier();
+  return total;
+}
+#endif
+
 void main() {
+#ifdef GROUP
+  uint i = gid() / 64u;  // the work-group's output: the same for all its invocations
+  int first = int(gl_LocalInvocationID.x), step = 64;
+#else
   uint i = gid();
+  int first = 0, step = 1;
+#endif
   if (i >= P[0]) return;
   int rank = pint(1), mask = pint(8), kind = pint(9), R = pint(10);
-  int strides[6];
   int s = 1;
   for (int d = rank - 1; d >= 0; --d) { strides[d] = s; s *= pint(2 + d); }
   uint rem = i;
@@ -23,37 +89,19 @@ void main() {
     base += int(rem % dim) * strides[d];
     rem /= dim;
   }
-  float acc = (kind == 2) ? -1.0 / 0.0 : (kind == 3) ? 1.0 / 0.0 : (kind == 4) ? 1.0 : 0.0;
   float mx = -1.0 / 0.0;
   if (kind == 8) {  // log-sum-exp: the maximum first
-    for (int r = 0; r < R; ++r) {
-      int off = base, q = r;
-      for (int d = rank - 1; d >= 0; --d) {
-        if ((mask & (1 << d)) == 0) continue;
-        off += (q % pint(2 + d)) * strides[d];
-        q /= pint(2 + d);
-      }
-      mx = max(mx, LD(x[off]));
-    }
+    for (int r = first; r < R; r += step) mx = max(mx, LD(x[base + reducedOffset(r, rank, mask)]));
+#ifdef GROUP
+    mx = groupReduce(2, mx);
+#endif
   }
-  for (int r = 0; r < R; ++r) {
-    int off = base, q = r;
-    for (int d = rank - 1; d >= 0; --d) {
-      if ((mask & (1 << d)) == 0) continue;
-      off += (q % pint(2 + d)) * strides[d];
-      q /= pint(2 + d);
-    }
-    float v = LD(x[off]);
-    switch (kind) {
-      case 2: acc = max(acc, v); break;
-      case 3: acc = min(acc, v); break;
-      case 4: acc *= v; break;
-      case 5: acc += abs(v); break;
-      case 6: case 7: acc += v * v; break;
-      case 8: acc += exp(v - mx); break;
-      default: acc += v; break;
-    }
-  }
+  float acc = identityOf(kind);
+  for (int r = first; r < R; r += step) acc = combine(kind, acc, LD(x[base + reducedOffset(r, rank, mask)]), mx);
+#ifdef GROUP
+  acc = groupReduce(kind, acc);
+  if (gl_LocalInvocationID.x != 0u) return;
+#endif
   if (kind == 1) acc /= float(R);
   else if (kind == 6) acc = sqrt(acc);
   else if (kind == 8) acc = (R == 0) ? -1.0 / 0.0 : mx + log(acc);

@@ -46,6 +46,21 @@ TEST(VulkanReduce, AxesAndKinds) {
       }
 }
 
+// Many elements per output: one work-group per output (reduce.comp's GROUP variant), several
+// outputs, reduced axes that are not adjacent, a count not a multiple of the group's 64.
+TEST(VulkanReduce, ManyElementsPerOutput) {
+  TESSERA_REQUIRE_VULKAN();
+  const Tensor x = randomTensor({2, 131, 3, 11}, 62, 0.995f, 1.005f);  // products stay finite
+  for (const char* op : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+                         "ReduceSumSquare", "ReduceLogSumExp", "ReduceLogSum"})
+    for (std::vector<int64_t> axes : {std::vector<int64_t>{1, 3}, {1, 2, 3}, {0, 1}})
+      expectVulkanMatchesCpu(op, {x}, [&] {
+        Attributes a;
+        a.setInts("axes", axes);
+        return a;
+      }(), 1, {}, 11);
+}
+
 TEST(VulkanNormalization, SoftmaxBatchInstanceLayer) {
   TESSERA_REQUIRE_VULKAN();
   const Tensor x = randomTensor({3, 5, 7, 9}, 71, -4.f, 4.f);

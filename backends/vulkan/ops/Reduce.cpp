@@ -1,10 +1,22 @@
-// Vulkan Reduce* (every ReduceKind, any axes, constant axes input). Kernel: shaders/vulkan/reduce.comp.
+// Vulkan Reduce* (every ReduceKind, any axes, constant axes input). Kernel: shaders/vulkan/reduce.comp,
+// one output per invocation when few elements meet in each, one per work-group of 64 when
+// many do (a whole image or axis: spread over the group instead of one invocation's loop).
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Reduce.hpp"
 #include "vulkan/shaders/reduce.hpp"
 
 namespace tessera {
 namespace {
+
+constexpr int64_t kGroupSize = 64;       // reduce.comp's GROUP variant: invocations per output
+constexpr int64_t kGroupFrom = 128;      // reduced elements per output from which it is used
+
+// Loop iterations of one invocation (docs/VULKAN.md, "Known gaps"): its share of the reduced
+// elements, each with a loop over the rank, twice for log-sum-exp; the tree's steps.
+int64_t reduceIterations(int64_t members, int64_t rank, ReduceKind kind) {
+  const int64_t share = members >= kGroupFrom ? (members + kGroupSize - 1) / kGroupSize : members;
+  return share * (rank + 2) * (kind == ReduceKind::kLogSumExp ? 2 : 1) + 64;
+}
 
 class VulkanReduce final : public VulkanExecution {
  public:
@@ -28,7 +40,9 @@ class VulkanReduce final : public VulkanExecution {
     p.push_back(mask);
     p.push_back(static_cast<uint32_t>(kind_));
     p.push_back(vkops::u32(r));
-    return dispatch(vkshaders::reduce, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p, n);
+    const bool group = r >= kGroupFrom;
+    return dispatch(group ? vkshaders::reduce_GROUP : vkshaders::reduce_THREAD,
+                    {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p, group ? n * kGroupSize : n);
   }
 
  private:
@@ -50,7 +64,7 @@ TESSERA_VK_CREATOR(createReduce) {
   int64_t members = 1;  // reduced elements per output, each visited with a loop over the rank
   for (size_t d = 0; d < reduced.size(); ++d)
     if (reduced[d]) members *= inputs[0]->dim(static_cast<int>(d));
-  if (!vkops::withinLoopLimit(b, members * (inputs[0]->rank() + 2) + 64)) return nullptr;
+  if (!vkops::withinLoopLimit(b, reduceIterations(members, inputs[0]->rank(), p.kind))) return nullptr;
   return std::make_unique<VulkanReduce>(b, node, p.kind, reduced, identity);
 }
 
