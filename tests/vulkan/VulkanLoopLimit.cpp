@@ -1,5 +1,5 @@
 // Kernels whose invocations loop over a whole extent (reductions, Softmax, Hardmax, the row
-// normalisations, MatMul's K), at extents past lavapipe's loop limit (docs/VULKAN.md: it ends
+// normalisations, MatMul's K, global pools), at extents past lavapipe's loop limit (docs/VULKAN.md: it ends
 // an invocation's loops after 65535 iterations in all, silently). A Vulkan session must still
 // give the CPU's answers: the reductions by spreading each output over a work-group, the
 // others on lavapipe by leaving those nodes to the CPU (checked), elsewhere on Vulkan. Before the creators checked the limit, each of these was wrong on lavapipe
@@ -30,6 +30,14 @@ Attributes axis(int64_t a) {
   return r;
 }
 
+// 0 .. 1 in order: a loop cut short changes a mean or a maximum (random values would hide it).
+Tensor ramp(const Shape& s) {
+  Tensor t = Tensor::hostAllocate(s, DataType::kF32);
+  const int64_t n = t.elementCount();
+  for (int64_t i = 0; i < n; ++i) t.data<float>()[i] = static_cast<float>(i) / static_cast<float>(n);
+  return t;
+}
+
 TEST(VulkanLoopLimit, LongLoopsMatchCpu) {
   TESSERA_REQUIRE_VULKAN();
   const std::vector<LongCase> cases = {
@@ -41,6 +49,8 @@ TEST(VulkanLoopLimit, LongLoopsMatchCpu) {
       {"LayerNormalization", {randomTensor({2, 20000}, 6), randomTensor({20000}, 7), randomTensor({20000}, 8)}, axis(-1)},
       {"InstanceNormalization", {randomTensor({1, 2, 131, 131}, 9), randomTensor({2}, 10), randomTensor({2}, 11)}, {}},
       {"MatMul", {randomTensor({2, 70000}, 12), randomTensor({70000, 3}, 13)}, {}},
+      {"GlobalAveragePool", {ramp({1, 2, 300, 300})}, {}},
+      {"GlobalMaxPool", {ramp({1, 2, 300, 300})}, {}},
   };
   std::shared_ptr<VulkanContext> ctx;
   ASSERT_TRUE(VulkanContext::get("", &ctx).isOk());

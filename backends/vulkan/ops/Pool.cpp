@@ -45,6 +45,10 @@ TESSERA_VK_CREATOR(createPool) {
   WindowGeometry g;
   if (!resolvePool(p, inputs[0]->shape(), &g).isOk()) return nullptr;
   if (g.rank < 1 || g.rank > 3 || inputs[0]->dim(1) == 0) return nullptr;
+  // pool.comp walks an output's whole window in one invocation (a global pool: the plane).
+  int64_t window = 1;
+  for (int64_t k : g.kernel) window *= k;
+  if (!vkops::withinLoopLimit(b, window + window / g.kernel.back() + 16)) return nullptr;
   return std::make_unique<VulkanPool>(b, node, p, g.rank <= 2 && vkops::imagesFit(b, {inputs[0], outputs[0]}));
 }
 
