@@ -262,5 +262,30 @@ inline std::vector<RecurrentGpuCase> recurrentLongSweep() {
   return cases;
 }
 
+// A constant sequence_lens past seq leaves `op` to the CPU, whose error names the input.
+inline void expectConstantLengthsOutOfRangeFail(const std::string& op, BackendType gpu) {
+  RecurrentGpuCase c;
+  c.op = op, c.batch = 2, c.seq = 3, c.lens = {4, 1};
+  std::vector<bool> constant;
+  std::vector<Tensor> in = recurrentInputs(c, &constant);
+  constant[4] = true;
+  OpRun r = runOp(op, in, recurrentAttributes(c), 2, gpu, constant, 14);
+  EXPECT_FALSE(r.status.isOk());
+  EXPECT_NE(r.status.message().find("sequence_lens"), std::string::npos) << r.status.message();
+}
+
+// Past the GPU kernels' 1024 hidden units (their shared arrays) the node runs on the CPU,
+// correctly.
+inline void expectHiddenPastLimitOnCpu(BackendType gpu) {
+  RecurrentGpuCase c;
+  c.op = "RNN", c.input = 1, c.hidden = 1025;
+  OpRun cpu = runRecurrentCase(c, BackendType::kCPU);
+  OpRun dev = runRecurrentCase(c, gpu);
+  ASSERT_TRUE(dev.status.isOk()) << dev.status.message();
+  ASSERT_EQ(dev.report.nodes.size(), 1u);
+  EXPECT_EQ(dev.report.nodes[0].backend, BackendType::kCPU);
+  expectClose(dev.outputs[0], cpu.outputs[0], 1e-5, 1e-6, "RNN hidden 1025");
+}
+
 }  // namespace test
 }  // namespace tessera

@@ -33,27 +33,12 @@ TEST(VulkanRecurrent, Fp16Storage) {
 
 TEST(VulkanRecurrent, ConstantLengthsOutOfRangeStayOnCpu) {
   TESSERA_REQUIRE_VULKAN();
-  RecurrentGpuCase c;
-  c.op = "GRU", c.batch = 2, c.seq = 3, c.lens = {2, 4};
-  std::vector<bool> constant;
-  std::vector<Tensor> in = recurrentInputs(c, &constant);
-  constant[4] = true;
-  OpRun r = runOp("GRU", in, recurrentAttributes(c), 2, BackendType::kVulkan, constant, 14);
-  EXPECT_FALSE(r.status.isOk());
-  EXPECT_NE(r.status.message().find("sequence_lens"), std::string::npos) << r.status.message();
+  expectConstantLengthsOutOfRangeFail("GRU", BackendType::kVulkan);
 }
 
-// Past the kernel's 1024 hidden units (its shared arrays) the node runs on the CPU, correctly.
 TEST(VulkanRecurrent, HiddenPastLimitRunsOnCpu) {
   TESSERA_REQUIRE_VULKAN();
-  RecurrentGpuCase c;
-  c.op = "RNN", c.input = 1, c.hidden = 1025;
-  OpRun cpu = runRecurrentCase(c, BackendType::kCPU);
-  OpRun dev = runRecurrentCase(c, BackendType::kVulkan);
-  ASSERT_TRUE(dev.status.isOk()) << dev.status.message();
-  ASSERT_EQ(dev.report.nodes.size(), 1u);
-  EXPECT_EQ(dev.report.nodes[0].backend, BackendType::kCPU);
-  expectClose(dev.outputs[0], cpu.outputs[0], 1e-5, 1e-6, "RNN hidden 1025");
+  expectHiddenPastLimitOnCpu(BackendType::kVulkan);
 }
 
 }  // namespace
