@@ -153,6 +153,20 @@ TEST(VulkanPool, MaxAverageGlobal) {
   }
 }
 
+// Global pools spread each (batch, channel block) over a work-group (global_pool.comp):
+// planes past 64 pixels and not a multiple of 64, channels not a multiple of 4, batch 2, in
+// storage images (2-D) and in buffers (3-D), and in fp16 storage.
+TEST(VulkanPool, GlobalOverWorkGroups) {
+  TESSERA_REQUIRE_VULKAN();
+  for (const Shape& s : std::vector<Shape>{{2, 6, 17, 23}, {1, 5, 3, 9, 11}, {1, 3, 1, 130}}) {
+    const Tensor x = randomTensor(s, 43, -2.f, 2.f);
+    expectVulkanMatchesCpu("GlobalAveragePool", {x}, {});
+    expectVulkanMatchesCpu("GlobalMaxPool", {x}, {});
+    expectVulkanFp16Close("GlobalAveragePool", {x}, {});
+    expectVulkanFp16Close("GlobalMaxPool", {x}, {});
+  }
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace tessera

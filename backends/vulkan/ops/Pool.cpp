@@ -1,18 +1,24 @@
 // Vulkan MaxPool / AveragePool / GlobalMaxPool / GlobalAveragePool over 1-D, 2-D and 3-D
 // windows (no Indices output), on NC4HW4: storage images for 1-D and 2-D when they fit,
-// else the NCHW buffer build. Kernel: shaders/vulkan/pool.comp.
+// else the NCHW buffer build. Kernels: shaders/vulkan/pool.comp (an output pixel per
+// invocation), global_pool.comp for the global pools (an output per work-group of 64).
 #include "backends/vulkan/VulkanOps.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
 #include "ops/Pool.hpp"
+#include "vulkan/shaders/global_pool.hpp"
 #include "vulkan/shaders/pool.hpp"
 
 namespace tessera {
 namespace {
 
+constexpr int64_t kGroupSize = 64;  // global_pool.comp's invocations per output
+
 class VulkanPool final : public VulkanExecution {
  public:
   VulkanPool(Backend* b, const Node& n, const PoolParams& p, bool images)
-      : VulkanExecution(b, n.label()), params_(p), images_(images) {}
+      : VulkanExecution(b, n.label()), params_(p), images_(images), global_(isGlobal(n)) {}
+
+  static bool isGlobal(const Node& n) { return n.opType == "GlobalAveragePool" || n.opType == "GlobalMaxPool"; }
 
   void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
@@ -24,6 +30,14 @@ class VulkanPool final : public VulkanExecution {
     using vkshaders::ShaderId;
     WindowGeometry g;
     TESSERA_RETURN_IF_ERROR(resolvePool(params_, in[0]->shape(), &g));
+    if (global_) {
+      const int64_t groups = in[0]->dim(0) * ((in[0]->dim(1) + 3) / 4), W = g.input.back();
+      const ShaderId kernel = params_.isMax() ? (images_ ? vkshaders::global_pool_MAX_IMAGE : vkshaders::global_pool_MAX)
+                                              : (images_ ? vkshaders::global_pool_AVG_IMAGE : vkshaders::global_pool_AVG);
+      return dispatch(kernel, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
+                      {vkops::u32(groups), vkops::u32(in[0]->dim(1)), vkops::u32(g.inputCount() / W), vkops::u32(W)},
+                      groups * kGroupSize);
+    }
     const int64_t pixels = out[0]->elementCount() / in[0]->dim(1) * ((in[0]->dim(1) + 3) / 4);
     std::vector<uint32_t> p = {vkops::u32(pixels), params_.countIncludePad ? 1u : 0u};
     vkops::pushWindow(p, g, true);
@@ -36,6 +50,7 @@ class VulkanPool final : public VulkanExecution {
  private:
   PoolParams params_;
   bool images_;
+  bool global_;  // a global pool: global_pool.comp
 };
 
 TESSERA_VK_CREATOR(createPool) {
@@ -45,9 +60,10 @@ TESSERA_VK_CREATOR(createPool) {
   WindowGeometry g;
   if (!resolvePool(p, inputs[0]->shape(), &g).isOk()) return nullptr;
   if (g.rank < 1 || g.rank > 3 || inputs[0]->dim(1) == 0) return nullptr;
-  // pool.comp walks an output's whole window in one invocation (a global pool: the plane).
+  // pool.comp walks an output's whole window in one invocation; global_pool.comp a 64th of it.
   int64_t window = 1;
   for (int64_t k : g.kernel) window *= k;
+  if (VulkanPool::isGlobal(node)) window = window / kGroupSize + 1;
   if (!vkops::withinLoopLimit(b, window + window / g.kernel.back() + 16)) return nullptr;
   return std::make_unique<VulkanPool>(b, node, p, g.rank <= 2 && vkops::imagesFit(b, {inputs[0], outputs[0]}));
 }
