@@ -61,6 +61,24 @@ TEST(VulkanReduce, ManyElementsPerOutput) {
       }(), 1, {}, 11);
 }
 
+// Lines of 128 or more: one per work-group (softmax.comp's GROUP variant), strided lines
+// (axis not last), a length not a multiple of 64, the opset-11 flattened form, fp16 storage.
+TEST(VulkanNormalization, SoftmaxLongLines) {
+  TESSERA_REQUIRE_VULKAN();
+  const Tensor x = randomTensor({2, 131, 3}, 76, -6.f, 6.f);
+  for (const char* op : {"Softmax", "LogSoftmax"}) {
+    for (int64_t axis : {1, -2}) {
+      Attributes a;
+      a.setInt("axis", axis);
+      expectVulkanMatchesCpu(op, {x}, a);
+      expectVulkanFp16Close(op, {x}, a);
+    }
+    Attributes flat;
+    flat.setInt("axis", 1);
+    expectVulkanMatchesCpu(op, {x}, flat, 1, {}, 11);  // [2, 131*3]: one line of 393 per entry
+  }
+}
+
 TEST(VulkanNormalization, SoftmaxBatchInstanceLayer) {
   TESSERA_REQUIRE_VULKAN();
   const Tensor x = randomTensor({3, 5, 7, 9}, 71, -4.f, 4.f);

@@ -1,11 +1,18 @@
 // Vulkan Softmax / LogSoftmax (both the opset < 13 flattened form and the one-axis form).
-// Kernel: shaders/vulkan/softmax.comp.
+// Kernel: shaders/vulkan/softmax.comp, a line per invocation, or per work-group of 64 for
+// lines of 128 or more.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Softmax.hpp"
 #include "vulkan/shaders/softmax.hpp"
 
 namespace tessera {
 namespace {
+
+constexpr int64_t kGroupSize = 64;  // softmax.comp's GROUP variant: invocations per line
+constexpr int64_t kGroupFrom = 128; // line length from which it is used
+
+// Loop iterations of one invocation (three passes over its share of a line).
+int64_t softmaxIterations(int64_t n) { return 3 * (n >= kGroupFrom ? (n + kGroupSize - 1) / kGroupSize : n) + 32; }
 
 class VulkanSoftmax final : public VulkanExecution {
  public:
@@ -14,9 +21,11 @@ class VulkanSoftmax final : public VulkanExecution {
   Status onResize(const Tensors& in, const Tensors& out) override {
     int64_t outer, n, inner;
     TESSERA_RETURN_IF_ERROR(params_.split3(node_, in[0]->shape(), &outer, &n, &inner));
-    return dispatch(vkshaders::softmax, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
+    const bool group = n >= kGroupFrom;
+    return dispatch(group ? vkshaders::softmax_GROUP : vkshaders::softmax_THREAD,
+                    {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
                     {vkops::u32(outer * inner), vkops::u32(n), vkops::u32(inner), params_.log ? 1u : 0u},
-                    outer * inner);
+                    group ? outer * inner * kGroupSize : outer * inner);
   }
 
  private:
@@ -30,7 +39,7 @@ TESSERA_VK_CREATOR(createSoftmax) {
   if (!SoftmaxParams::parse(node, &p).isOk()) return nullptr;
   int64_t outer, n, inner;
   if (!p.split3(node, inputs[0]->shape(), &outer, &n, &inner).isOk()) return nullptr;
-  if (!vkops::withinLoopLimit(b, 3 * n + 16)) return nullptr;  // three passes over a line
+  if (!vkops::withinLoopLimit(b, softmaxIterations(n))) return nullptr;
   return std::make_unique<VulkanSoftmax>(b, node, p);
 }
 
