@@ -47,26 +47,8 @@ float combine(int kind, float acc, float v, float mx) {
 }
 
 #ifdef GROUP
-// Two partial results of `kind` combined (sums for every kind but max, min and product).
-float merge(int kind, float a, float b) {
-  return kind == 2 ? max(a, b) : kind == 3 ? min(a, b) : kind == 4 ? a * b : a + b;
-}
-
-shared float partial[64];
-
-// Every invocation's partial result merged; all get the total. Uniform control flow only.
-float groupReduce(int kind, float v) {
-  uint l = gl_LocalInvocationID.x;
-  partial[l] = v;
-  barrier();
-  for (uint s = 32u; s > 0u; s >>= 1) {
-    if (l < s) partial[l] = merge(kind, partial[l], partial[l + s]);
-    barrier();
-  }
-  float total = partial[0];
-  barrier();
-  return total;
-}
+// How two partial results of `kind` meet (sums for every kind but max, min and product).
+int mergeOp(int kind) { return kind == 2 ? WG_MAX : kind == 3 ? WG_MIN : kind == 4 ? WG_PRODUCT : WG_SUM; }
 #endif
 
 void main() {
@@ -93,13 +75,13 @@ void main() {
   if (kind == 8) {  // log-sum-exp: the maximum first
     for (int r = first; r < R; r += step) mx = max(mx, LD(x[base + reducedOffset(r, rank, mask)]));
 #ifdef GROUP
-    mx = groupReduce(2, mx);
+    mx = workgroupMax(mx);
 #endif
   }
   float acc = identityOf(kind);
   for (int r = first; r < R; r += step) acc = combine(kind, acc, LD(x[base + reducedOffset(r, rank, mask)]), mx);
 #ifdef GROUP
-  acc = groupReduce(kind, acc);
+  acc = workgroupReduce(acc, mergeOp(kind));
   if (gl_LocalInvocationID.x != 0u) return;
 #endif
   if (kind == 1) acc /= float(R);

@@ -2,7 +2,7 @@
 // Softmax / LogSoftmax over the middle axis of [outer, n, inner], accumulated in fp32 with
 // the line's maximum subtracted. THREAD: one line per invocation (short lines). GROUP: one
 // line per work-group of 64 (long lines: a vocabulary, a whole image), its invocations
-// striding over the line, the maximum and the sum met in shared-memory trees; one invocation
+// striding over the line, the maximum and the sum met in workgroup.glsl's trees; one invocation
 // alone would walk it three times over, idling a GPU, and on lavapipe past its loop limit
 // (docs/VULKAN.md). P: 0 lines (outer*inner), 1 n, 2 inner, 3 log
 #version 450
@@ -12,21 +12,7 @@ TENSOR_IN(0, x);
 TENSOR_OUT(1, y);
 
 #ifdef GROUP
-shared float partial[64];
-
-// Every invocation's value met (maximum or sum); all get the result. Uniform control flow.
-float groupReduce(float v, bool isMax) {
-  uint l = gl_LocalInvocationID.x;
-  partial[l] = v;
-  barrier();
-  for (uint s = 32u; s > 0u; s >>= 1) {
-    if (l < s) partial[l] = isMax ? max(partial[l], partial[l + s]) : partial[l] + partial[l + s];
-    barrier();
-  }
-  float total = partial[0];
-  barrier();
-  return total;
-}
+#include "workgroup.glsl"
 #endif
 
 void main() {
@@ -43,12 +29,12 @@ void main() {
   float mx = -1.0 / 0.0;
   for (int k = first; k < n; k += step) mx = max(mx, LD(x[base + k * inner]));
 #ifdef GROUP
-  mx = groupReduce(mx, true);
+  mx = workgroupMax(mx);
 #endif
   float sum = 0.0;
   for (int k = first; k < n; k += step) sum += exp(LD(x[base + k * inner]) - mx);
 #ifdef GROUP
-  sum = groupReduce(sum, false);
+  sum = workgroupSum(sum);
 #endif
   bool lg = pint(3) != 0;
   float ls = log(sum);
