@@ -61,6 +61,10 @@ inline void push6(std::vector<uint32_t>& p, const std::vector<int64_t>& v, int64
     p.push_back(static_cast<uint32_t>(static_cast<int32_t>(d < static_cast<int>(v.size()) ? v[d] : fill)));
 }
 
+// Invocations per work-group of every kernel (common.glsl's local_size_x): a kernel that
+// gives each output a work-group dispatches outputs * kWorkGroupSize invocations.
+constexpr int64_t kWorkGroupSize = 64;
+
 inline uint32_t u32(int64_t v) { return static_cast<uint32_t>(static_cast<int32_t>(v)); }
 
 // The same creator for several op types.

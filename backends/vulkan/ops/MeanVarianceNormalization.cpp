@@ -7,7 +7,6 @@
 namespace tessera {
 namespace {
 
-constexpr int64_t kGroupSize = 64;  // common.glsl's local size
 
 // The kernel's view of the input: merged dims, which are reduced, the group and member counts.
 struct MvnLayout {
@@ -24,7 +23,7 @@ struct MvnLayout {
       (reduced[d] ? members : groups) *= dims[d];
       if (reduced[d]) mask |= 1u << d;
     }
-    if (groups * kGroupSize >= (int64_t(1) << 32))  // the invocation index is 32-bit
+    if (groups * vkops::kWorkGroupSize >= (int64_t(1) << 32))  // the invocation index is 32-bit
       return Status::unsupported(node.label() + ": too many groups for one dispatch");
     return Status::ok();
   }
@@ -44,7 +43,7 @@ class VulkanMeanVarianceNormalization final : public VulkanExecution {
     p.push_back(l.mask);
     p.push_back(floatBits(static_cast<float>(MeanVarianceNormalizationParams::kEpsilon)));
     return dispatch(vkshaders::mvn, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p,
-                    l.groups * kGroupSize);
+                    l.groups * vkops::kWorkGroupSize);
   }
 
  private:

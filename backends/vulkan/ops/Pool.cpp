@@ -11,7 +11,6 @@
 namespace tessera {
 namespace {
 
-constexpr int64_t kGroupSize = 64;  // global_pool.comp's invocations per output
 
 class VulkanPool final : public VulkanExecution {
  public:
@@ -32,11 +31,12 @@ class VulkanPool final : public VulkanExecution {
     TESSERA_RETURN_IF_ERROR(resolvePool(params_, in[0]->shape(), &g));
     if (global_) {
       const int64_t groups = in[0]->dim(0) * ((in[0]->dim(1) + 3) / 4), W = g.input.back();
-      const ShaderId kernel = params_.isMax() ? (images_ ? vkshaders::global_pool_MAX_IMAGE : vkshaders::global_pool_MAX)
-                                              : (images_ ? vkshaders::global_pool_AVG_IMAGE : vkshaders::global_pool_AVG);
+      const ShaderId kernel = params_.isMax()
+                                  ? (images_ ? vkshaders::global_pool_MAX_IMAGE : vkshaders::global_pool_MAX)
+                                  : (images_ ? vkshaders::global_pool_AVG_IMAGE : vkshaders::global_pool_AVG);
       return dispatch(kernel, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
                       {vkops::u32(groups), vkops::u32(in[0]->dim(1)), vkops::u32(g.inputCount() / W), vkops::u32(W)},
-                      groups * kGroupSize);
+                      groups * vkops::kWorkGroupSize);
     }
     const int64_t pixels = out[0]->elementCount() / in[0]->dim(1) * ((in[0]->dim(1) + 3) / 4);
     std::vector<uint32_t> p = {vkops::u32(pixels), params_.countIncludePad ? 1u : 0u};
@@ -63,7 +63,7 @@ TESSERA_VK_CREATOR(createPool) {
   // pool.comp walks an output's whole window in one invocation; global_pool.comp a 64th of it.
   int64_t window = 1;
   for (int64_t k : g.kernel) window *= k;
-  if (VulkanPool::isGlobal(node)) window = window / kGroupSize + 1;
+  if (VulkanPool::isGlobal(node)) window = window / vkops::kWorkGroupSize + 1;
   if (!vkops::withinLoopLimit(b, window + window / g.kernel.back() + 16)) return nullptr;
   return std::make_unique<VulkanPool>(b, node, p, g.rank <= 2 && vkops::imagesFit(b, {inputs[0], outputs[0]}));
 }

@@ -20,12 +20,11 @@ namespace tessera {
 namespace {
 
 constexpr int64_t kMaxHidden = 1024;  // recurrent.comp's MAX_H (its shared arrays)
-constexpr int64_t kGroupSize = 64;    // recurrent.comp's invocations per work-group
 
 // Loop iterations one invocation of recurrent.comp runs per step, a bound: its units' gate
 // dot products (G of length H each), their per-unit loops, and a few more.
 int64_t iterationsPerStep(const RecurrentParams& p, int64_t H) {
-  const int64_t units = (H + kGroupSize - 1) / kGroupSize;
+  const int64_t units = (H + vkops::kWorkGroupSize - 1) / vkops::kWorkGroupSize;
   return units * (p.gates() * H + 8) + 8;
 }
 
@@ -104,7 +103,8 @@ class VulkanRecurrent final : public VulkanExecution {
                                        : params_.kind == RecurrentKind::kGru ? vkshaders::recurrent_GRU
                                                                              : vkshaders::recurrent_LSTM;
     const int64_t steps = stepsPerDispatch(vk().context().info(), params_, H, seq);
-    if (steps < 1) return Status::unsupported(label() + ": hidden size " + std::to_string(H) + " exceeds the driver's loop limit");
+    if (steps < 1)
+      return Status::unsupported(label() + ": hidden size " + std::to_string(H) + " exceeds the driver's loop limit");
     VulkanBinding carried = xw;  // one dispatch: never touched
     if (steps < seq)
       TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(static_cast<VkDeviceSize>(D * batch * 2 * H) * 4, &carried));
@@ -114,7 +114,7 @@ class VulkanRecurrent final : public VulkanExecution {
       pc[20] = vkops::u32(first);
       pc[21] = vkops::u32(std::min(seq, first + steps));
       TESSERA_RETURN_IF_ERROR(dispatch(shader, {xw, r, b, lens, h0, c0, p, y, yh, yc, carried}, pc,
-                                       D * batch * kGroupSize));  // a work-group per (direction, entry)
+                                       D * batch * vkops::kWorkGroupSize));  // a work-group per (direction, entry)
     }
     return Status::ok();
   }

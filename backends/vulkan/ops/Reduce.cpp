@@ -8,13 +8,13 @@
 namespace tessera {
 namespace {
 
-constexpr int64_t kGroupSize = 64;       // reduce.comp's GROUP variant: invocations per output
 constexpr int64_t kGroupFrom = 128;      // reduced elements per output from which it is used
 
 // Loop iterations of one invocation (docs/VULKAN.md, "Known gaps"): its share of the reduced
 // elements, each with a loop over the rank, twice for log-sum-exp; the tree's steps.
 int64_t reduceIterations(int64_t members, int64_t rank, ReduceKind kind) {
-  const int64_t share = members >= kGroupFrom ? (members + kGroupSize - 1) / kGroupSize : members;
+  const int64_t wg = vkops::kWorkGroupSize;
+  const int64_t share = members >= kGroupFrom ? (members + wg - 1) / wg : members;
   return share * (rank + 2) * (kind == ReduceKind::kLogSumExp ? 2 : 1) + 64;
 }
 
@@ -42,7 +42,8 @@ class VulkanReduce final : public VulkanExecution {
     p.push_back(vkops::u32(r));
     const bool group = r >= kGroupFrom;
     return dispatch(group ? vkshaders::reduce_GROUP : vkshaders::reduce_THREAD,
-                    {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p, group ? n * kGroupSize : n);
+                    {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p,
+                    group ? n * vkops::kWorkGroupSize : n);
   }
 
  private:

@@ -8,11 +8,13 @@
 namespace tessera {
 namespace {
 
-constexpr int64_t kGroupSize = 64;  // softmax.comp's GROUP variant: invocations per line
 constexpr int64_t kGroupFrom = 128; // line length from which it is used
 
 // Loop iterations of one invocation (three passes over its share of a line).
-int64_t softmaxIterations(int64_t n) { return 3 * (n >= kGroupFrom ? (n + kGroupSize - 1) / kGroupSize : n) + 32; }
+int64_t softmaxIterations(int64_t n) {
+  const int64_t wg = vkops::kWorkGroupSize;
+  return 3 * (n >= kGroupFrom ? (n + wg - 1) / wg : n) + 32;
+}
 
 class VulkanSoftmax final : public VulkanExecution {
  public:
@@ -25,7 +27,7 @@ class VulkanSoftmax final : public VulkanExecution {
     return dispatch(group ? vkshaders::softmax_GROUP : vkshaders::softmax_THREAD,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
                     {vkops::u32(outer * inner), vkops::u32(n), vkops::u32(inner), params_.log ? 1u : 0u},
-                    group ? outer * inner * kGroupSize : outer * inner);
+                    group ? outer * inner * vkops::kWorkGroupSize : outer * inner);
   }
 
  private:
