@@ -36,7 +36,7 @@ Status OpenClExecution::addKernel(const opencl::KernelId& id, const KernelOption
   auto k = std::make_unique<ClKernel>();
   // No fast-math flags: the CPU reference keeps IEEE inf/nan semantics and so do we.
   // FLOAT names the NC4HW4 image storage precision (arithmetic is fp32 either way).
-  const std::string text = std::string(cl()->halfImages() ? "-DFLOAT=half" : "-DFLOAT=float") + options.text();
+  const std::string text = std::string(cl()->halfImages() ? "-DFLOAT=half -DTCL_HALF_IMAGES" : "-DFLOAT=float") + options.text();
   TESSERA_RETURN_IF_ERROR(cl()->runtime().programs().kernel(id, text, &k->kernel_).withContext(
       std::string("kernel '") + id.name + "'"));
   k->name_ = id.name;

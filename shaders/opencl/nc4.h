@@ -16,7 +16,25 @@ __constant sampler_t kSampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE |
 #define NC4_OUT_BUFFER(X) __global float4* restrict X
 #define NC4_LOAD_IMAGE(X, x, y, width) read_imagef(X, kSampler, (int2)((x), (y)))
 #define NC4_LOAD_BUFFER(X, x, y, width) X[(size_t)(y) * (width) + (x)]
+#ifdef TCL_HALF_IMAGES
+// fp16 images (defined by the runtime in fp16 mode): write_imagef may convert to half by
+// truncation (the OpenCL spec allows it, and an NVIDIA driver does), a bias toward zero that
+// grows layer by layer. Round to nearest-even here, in integer arithmetic, so the value
+// written is exactly a half and the store's own rounding never matters. Saturates at ±65504;
+// NaN stays NaN.
+inline float4 tcl_round_half4(float4 v) {
+  const float4 c = clamp(v, -65504.f, 65504.f);
+  const uint4 bits = as_uint4(c), mag = bits & 0x7fffffffu;
+  // Normal halves keep 10 of the 23 mantissa bits (a carry into the exponent is right);
+  // below 2^-14 the half's step is 2^-24 (scaling by powers of 2 is exact).
+  const uint4 normal = (bits & 0x80000000u) | ((mag + 0x0fffu + ((mag >> 13) & 1u)) & ~0x1fffu);
+  const float4 small = rint(c * 16777216.f) * (1.f / 16777216.f);
+  return select(select(as_float4(normal), small, mag < (uint4)(0x38800000u)), v, isnan(v));
+}
+#define NC4_STORE_IMAGE(X, x, y, width, v) write_imagef(X, (int2)((x), (y)), tcl_round_half4(v))
+#else
 #define NC4_STORE_IMAGE(X, x, y, width, v) write_imagef(X, (int2)((x), (y)), (v))
+#endif
 #define NC4_STORE_BUFFER(X, x, y, width, v) X[(size_t)(y) * (width) + (x)] = (v)
 
 // Kernel parameter declarations and accesses for an NC4HW4 argument named X.

@@ -15,12 +15,25 @@
 #define LD(v) float(v)
 #define LD4(v) vec4(v)
 #ifdef FP16
-#define ST(v) STORAGE(clamp(v, -65504.0, 65504.0))
-// Image stores round to fp16 here (lavapipe's rgba16f store would truncate, a bias that
-// grows layer by layer); the value stored is then exact.
-vec4 toHalf4(vec4 v) {
+// Every conversion to fp16 rounds here, to nearest with ties to even, in integer arithmetic:
+// the value returned is exactly an fp16 value, so the conversion that follows (a float16_t
+// store, an rgba16f image store) is exact whatever rounding the driver picks. Drivers differ:
+// lavapipe's rgba16f store truncates, and so did an NVIDIA driver's packHalf2x16 and image
+// store on most values, a bias toward zero that grew layer by layer. v is first saturated
+// to the fp16 range (±65504, which rounding cannot pass); NaN stays NaN.
+float roundToHalf(float v) {
+  if ((floatBitsToUint(v) & 0x7fffffffu) > 0x7f800000u) return v;  // NaN (clamp's is undefined)
   v = clamp(v, -65504.0, 65504.0);
-  return vec4(unpackHalf2x16(packHalf2x16(v.xy)), unpackHalf2x16(packHalf2x16(v.zw)));
+  uint bits = floatBitsToUint(v), mag = bits & 0x7fffffffu;
+  // Below fp16's smallest normal (2^-14) its step is 2^-24: scaling by powers of 2 is exact.
+  if (mag < 0x38800000u) return roundEven(v * 16777216.0) * (1.0 / 16777216.0);
+  // Normal: keep 10 of fp32's 23 mantissa bits; a carry into the exponent is right.
+  mag = (mag + 0x0fffu + ((mag >> 13) & 1u)) & ~0x1fffu;
+  return uintBitsToFloat((bits & 0x80000000u) | mag);
+}
+#define ST(v) STORAGE(roundToHalf(v))
+vec4 toHalf4(vec4 v) {
+  return vec4(roundToHalf(v.x), roundToHalf(v.y), roundToHalf(v.z), roundToHalf(v.w));
 }
 #define ST4(v) toHalf4(v)
 #else

@@ -9,7 +9,8 @@ namespace tessera {
 namespace test {
 
 OpRun runOp(const std::string& opType, const std::vector<Tensor>& inputs, const Attributes& attrs,
-            int numOutputs, BackendType backend, const std::vector<bool>& constantInputs, int opset) {
+            int numOutputs, BackendType backend, const std::vector<bool>& constantInputs, int opset,
+            Precision precision) {
   OpRun r;
   auto g = std::make_shared<Graph>();
   Node n;
@@ -50,6 +51,7 @@ OpRun runOp(const std::string& opType, const std::vector<Tensor>& inputs, const 
   SessionOptions o;
   o.backends = {backend};
   o.threads = 2;
+  o.precision = precision;
   std::unique_ptr<Session> s;
   r.status = Session::create(g, o, &s);
   if (!r.status.isOk()) return r;

@@ -20,7 +20,7 @@ struct OpRun {
 // pre-pack them); an empty Tensor (rank 0, no data, dtype kUnknown) is an omitted input.
 OpRun runOp(const std::string& opType, const std::vector<Tensor>& inputs, const Attributes& attrs,
             int numOutputs, BackendType backend, const std::vector<bool>& constantInputs = {},
-            int opset = 17);
+            int opset = 17, Precision precision = Precision::kFP32);
 
 // Deterministic uniform random f32 tensor in [lo, hi).
 Tensor randomTensor(const Shape& shape, uint32_t seed, float lo = -1.f, float hi = 1.f);

@@ -56,38 +56,7 @@ namespace test {
 // Inputs flagged constant become initializers.
 inline OpRun runOpVulkanFp16(const std::string& op, const std::vector<Tensor>& inputs, const Attributes& attrs,
                              int numOutputs, const std::vector<bool>& constant = {}) {
-  GraphBuilder g;
-  std::vector<std::string> names;
-  std::map<std::string, Tensor> feeds;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::string name = "in" + std::to_string(i);
-    if (inputs[i].dtype() == DataType::kUnknown) {  // an omitted optional input
-      names.push_back("");
-    } else if (i < constant.size() && constant[i]) {
-      names.push_back(g.constant(name, inputs[i]));
-    } else {
-      names.push_back(g.input(name, inputs[i].dtype(), inputs[i].shape()));
-      feeds[name] = inputs[i];
-    }
-  }
-  const std::vector<std::string> outs = g.op(op, names, attrs, numOutputs);
-  for (const std::string& o : outs) g.output(o);
-  OpRun r;
-  std::shared_ptr<Graph> graph;
-  r.status = g.build(&graph);
-  if (!r.status.isOk()) return r;
-  SessionOptions o;
-  o.backends = {BackendType::kVulkan};
-  o.precision = Precision::kFP16;
-  std::unique_ptr<Session> s;
-  r.status = Session::create(graph, o, &s);
-  if (!r.status.isOk()) return r;
-  std::map<std::string, Tensor> results;
-  r.status = s->run(feeds, &results);
-  if (!r.status.isOk()) return r;
-  for (const std::string& n : outs) r.outputs.push_back(results[n]);
-  r.report = s->report();
-  return r;
+  return runOp(op, inputs, attrs, numOutputs, BackendType::kVulkan, constant, 17, Precision::kFP16);
 }
 
 // fp16 storage: inputs and every intermediate rounded to 11 significant bits.
