@@ -23,6 +23,31 @@ std::string cacheName(const std::string& name) {
   return out.empty() ? "custom" : out;
 }
 
+// A build log's clang-style positions "<file>:LINE:COLUMN:" shifted back by the `prelude`
+// lines put before the user's source, so they count from the user's first line. Done here,
+// not with #line: some drivers (NVIDIA's) ignore #line in their logs.
+std::string userLineNumbers(const std::string& log, int prelude) {
+  std::string out;
+  size_t i = 0;
+  while (i < log.size()) {
+    size_t j = i + 1, k;
+    if (log[i] == ':' && j < log.size() && std::isdigit(static_cast<unsigned char>(log[j]))) {
+      while (j < log.size() && std::isdigit(static_cast<unsigned char>(log[j]))) ++j;
+      for (k = j + 1; k < log.size() && std::isdigit(static_cast<unsigned char>(log[k])); ++k) {
+      }
+      const bool position = j < log.size() && log[j] == ':' && k > j + 1 && k < log.size() && log[k] == ':';
+      const long line = position && j - i < 9 ? std::stol(log.substr(i + 1, j - i - 1)) : 0;
+      if (line > prelude) {
+        out += ":" + std::to_string(line - prelude);
+        i = j;
+        continue;
+      }
+    }
+    out += log[i++];
+  }
+  return out;
+}
+
 }  // namespace
 
 // ---- build options and programs ------------------------------------------------------------
@@ -54,11 +79,13 @@ Status buildOpenClProgram(Backend* backend, const std::string& name, const std::
     return Status::invalid("custom OpenCL program '" + name + "': needs the OpenCL backend, not " +
                            (backend ? backendTypeName(backend->type()) : "none"));
   if (source.empty()) return Status::invalid("custom OpenCL program '" + name + "': empty source");
-  // #line keeps the build log's line numbers those of the user's source.
-  const std::string text =
-      prelude ? std::string(opencl::headers::nc4) + "\n#line 1\n" + source : source;
+  // The prelude: fp16 images' rounding switch (as built-in kernels get it) and nc4.h.
+  std::string head;
+  if (prelude) head = std::string(cl->halfImages() ? "#define TCL_HALF_IMAGES\n" : "") + opencl::headers::nc4 + "\n";
   cl_program program = nullptr;
-  TESSERA_RETURN_IF_ERROR(cl->runtime().programs().build(cacheName(name), text, options.text(), &program));
+  Status st = cl->runtime().programs().build(cacheName(name), head + source, options.text(), &program);
+  if (!st.isOk())
+    return Status(st.code(), userLineNumbers(st.message(), static_cast<int>(std::count(head.begin(), head.end(), '\n'))));
   out->name_ = name;
   out->program_ = program;
   return Status::ok();
