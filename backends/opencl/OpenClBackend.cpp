@@ -38,7 +38,10 @@ OpenClBackend::~OpenClBackend() {
 }
 
 std::string OpenClBackend::deviceName() const {
-  return device().deviceName + " (" + device().platformName + ")";
+  // As Vulkan's, the name says which precision runs when fp16 was asked for.
+  const std::string mode = halfImages_ ? " (fp16 image storage, fp32 arithmetic)"
+                           : precisionNote_.empty() ? "" : " (fp16 requested, running fp32)";
+  return device().deviceName + " (" + device().platformName + ")" + mode;
 }
 
 std::unique_ptr<Execution> OpenClBackend::onCreate(const Node& node, const Tensors& inputs,

@@ -22,8 +22,9 @@ const char* const kConformanceHelp =
     "Each DIR is an ONNX backend-test case (model.onnx, test_data_set_*/input_N.pb and\n"
     "output_N.pb) or a folder of such cases. With --list, only the cases named in FILE (one\n"
     "name a line, '#' starts a comment). Prints `PASS|FAIL|SKIP <case> [reason]` per case and\n"
-    "`N passed, N failed, N skipped`; exits 1 when any case fails. A case is SKIP only when\n"
-    "it needs an op no backend implements or an unsupported dtype.\n"
+    "`N passed, N failed, N skipped` (with --backend opencl|vulkan also how many of the\n"
+    "passed ran every node on that backend, none folded); exits 1 when any case fails. A\n"
+    "case is SKIP only when it needs an op no backend implements or an unsupported dtype.\n"
     "Each case runs in a child process: a crash or a case past --timeout (default 60 s) is a\n"
     "FAIL of that case. --json FILE writes every case with its errors and the backend that\n"
     "ran each node.\n"
@@ -191,6 +192,18 @@ int conformanceCommand(ArgReader& args) {
   }
   for (const auto& c : selected) report(c.first, runCaseIsolated(c.second, options, o.timeoutSeconds));
   std::printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  if (o.choice.backend == "opencl" || o.choice.backend == "vulkan") {
+    // The GPU count that counts: passed with every node run by the GPU backend, none folded
+    // at planning (nor left to the CPU fallback).
+    int wholly = 0;
+    for (const auto& nr : results) {
+      const CaseResult& r = nr.second;
+      bool all = r.status == "PASS" && !r.nodes.empty();
+      for (const auto& n : r.nodes) all = all && n.backend == o.choice.backend && !n.folded;
+      wholly += all;
+    }
+    std::printf("%d of the %d passed ran every node on %s, none folded\n", wholly, passed, o.choice.backend.c_str());
+  }
   std::fflush(stdout);
   if (!o.jsonFile.empty()) writeJson(o.jsonFile, results);
   return failed > 0 ? 1 : 0;

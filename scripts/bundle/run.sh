@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Tessera's device checks from an unpacked bundle (scripts/bundle.sh): no build tools needed.
+#
+#   tessera-bundle/run.sh [--only STEP[,STEP...]] [RESULTS_DIR]     (default: ./tessera-results)
+#
+# Steps, in order (all by default):
+#   devices      `tessera devices`, and the backend `--backend auto` picks
+#   unit         the GPU unit tests (tessera_tests --gtest_filter='Vulkan*:OpenCl*')
+#   conformance  the ONNX node cases of lists/onnx_node_inference.txt on cpu, vulkan and
+#                opencl (in parallel), and on the GPU backends how many of the float-only
+#                cases ran every node there, none folded
+#   latency      the PaddleOCR latency table: every GPU backend in fp32 and fp16, the CPU at
+#                1, 2, 4 ... all hardware threads; medians of TESSERA_BUNDLE_RUNS runs
+#                (default 30) after 5 warm-up runs; and det 640's per-step profile on each GPU
+# Every step writes its full output under RESULTS_DIR; the summary goes to stdout and to
+# RESULTS_DIR/summary.md. Exit status: 1 when a unit test or a conformance run failed.
+set -uo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=env.sh
+. "$HERE/env.sh"
+
+STEPS="devices,unit,conformance,latency"
+if [ "${1:-}" = "--only" ]; then STEPS="$2"; shift 2; fi
+RESULTS="${1:-$PWD/tessera-results}"
+mkdir -p "$RESULTS"
+SUMMARY="$RESULTS/summary.md"
+: >"$SUMMARY"
+RUNS="${TESSERA_BUNDLE_RUNS:-30}"
+STATUS=0
+say() { echo "$*" | tee -a "$SUMMARY"; }
+want() { case ",$STEPS," in *",$1,"*) return 0 ;; esac; return 1; }
+
+say "# Tessera bundle $(cat "$HERE/VERSION") on $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC')"
+say ""
+
+# Which GPU backends this machine has (a backend that `tessera devices` cannot open is left out).
+tessera devices >"$RESULTS/devices.txt" 2>&1
+GPUS=""
+for b in vulkan opencl; do
+  if sed -n "/^$b:/,/^[a-z]*:/p" "$RESULTS/devices.txt" | grep -q "<- default"; then GPUS="$GPUS $b"; fi
+done
+
+if want devices; then
+  say "## Devices"
+  say ""
+  say '```'
+  cat "$RESULTS/devices.txt" | tee -a "$SUMMARY"
+  say '```'
+  auto="$(tessera bench "$HERE/models/ch_ppocr_mobile_v2.0_cls_infer.onnx" --backend auto --shape x=1x3x48x192 \
+          --runs 1 --warmup 0 --json 2>/dev/null | sed -n 's/.*"backend": "\([a-z]*\)".*/\1/p')"
+  say "GPU backends present:${GPUS:- none}; --backend auto runs on: ${auto:-?}"
+  say ""
+fi
+
+if want unit; then
+  say "## GPU unit tests"
+  say ""
+  tessera_tests --gtest_filter='Vulkan*:OpenCl*' --gtest_color=no >"$RESULTS/unit.txt" 2>&1
+  rc=$?
+  [ $rc -ne 0 ] && STATUS=1
+  say "- exit $rc: $(grep -E '^\[  (PASSED|FAILED)  \]|tests? ran' "$RESULTS/unit.txt" | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \] [A-Za-z]' "$RESULTS/unit.txt" | sed 's/^/  - /' | sort -u | tee -a "$SUMMARY"
+  say ""
+fi
+
+if want conformance; then
+  say "## ONNX node conformance"
+  say ""
+  for b in cpu $GPUS; do
+    tessera conformance "$TESSERA_ONNX_NODE_DATA" --list "$HERE/lists/onnx_node_inference.txt" --backend "$b" \
+      >"$RESULTS/conformance_$b.txt" 2>&1 &
+  done
+  for b in $GPUS; do
+    tessera conformance "$TESSERA_ONNX_NODE_DATA" --list "$HERE/lists/onnx_node_inference_float_only.txt" \
+      --backend "$b" >"$RESULTS/conformance_float_only_$b.txt" 2>&1 &
+  done
+  wait
+  for b in cpu $GPUS; do
+    say "- $b, inference list: $(grep -E '^[0-9]+ passed' "$RESULTS/conformance_$b.txt")"
+  done
+  for b in $GPUS; do
+    say "- $b, float-only list: $(grep -E '^[0-9]+ passed' "$RESULTS/conformance_float_only_$b.txt");" \
+        "$(grep -E 'ran every node on' "$RESULTS/conformance_float_only_$b.txt")"
+  done
+  # Failures are listed in the files; a known few fail on the CPU too (docs/CONFORMANCE.md).
+  say ""
+fi
+
+if want latency; then
+  say "## PaddleOCR latency (median ms of $RUNS runs)"
+  say ""
+  models=("cls ch_ppocr_mobile_v2.0_cls_infer.onnx 1x3x48x192" "rec ch_PP-OCRv4_rec_infer.onnx 1x3x48x320"
+          "det ch_PP-OCRv4_det_infer.onnx 1x3x320x320" "det ch_PP-OCRv4_det_infer.onnx 1x3x640x640")
+  configs=()
+  for b in $GPUS; do configs+=("$b fp32 1" "$b fp16 1"); done
+  n="$(nproc)"
+  t=1
+  while [ "$t" -lt "$n" ]; do configs+=("cpu fp32 $t"); t=$((t * 2)); done
+  configs+=("cpu fp32 $n")
+  header="| backend | precision | threads |"
+  rule="| --- | --- | ---: |"
+  for m in "${models[@]}"; do
+    set -- $m
+    header="$header $1 $3 |"
+    rule="$rule ---: |"
+  done
+  say "$header"
+  say "$rule"
+  for c in "${configs[@]}"; do
+    set -- $c
+    backend=$1 precision=$2 threads=$3
+    row="| $backend | $precision | $threads |"
+    for m in "${models[@]}"; do
+      set -- $m
+      log="$RESULTS/bench_${backend}_${precision}_t${threads}_$1_$3.json"
+      tessera bench "$HERE/models/$2" --backend "$backend" --precision "$precision" --threads "$threads" \
+        --shape "x=$3" --runs "$RUNS" --warmup 5 --json >"$log" 2>&1
+      ms="$(sed -n 's/.*"median_ms": \([0-9.]*\).*/\1/p' "$log")"
+      cell="$(if [ -n "$ms" ]; then printf '%.3f' "$ms"; else echo failed; fi)"
+      # fp16 asked of a device that cannot store it: the backend ran fp32 and its name says so.
+      grep -q 'running fp32' "$log" && cell="$cell (ran fp32)"
+      row="$row $cell |"
+    done
+    say "$row"
+  done
+  say ""
+  say "Host: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) hardware threads."
+  for b in $GPUS; do
+    say "$b: $(sed -n "/^$b:/,/^[a-z]*:/p" "$RESULTS/devices.txt" | grep -m1 '<- default' | sed 's/^ *//; s/ *<- default//')"
+  done
+  for b in $GPUS; do
+    for p in fp32 fp16; do
+      tessera bench "$HERE/models/ch_PP-OCRv4_det_infer.onnx" --backend "$b" --precision "$p" \
+        --shape x=1x3x640x640 --runs 10 --warmup 3 --profile >"$RESULTS/profile_det640_${b}_$p.txt" 2>&1
+    done
+  done
+  say "Per-step profiles of det 1x3x640x640: profile_det640_<backend>_<precision>.txt"
+  say ""
+fi
+
+say "Results: $RESULTS"
+exit $STATUS
