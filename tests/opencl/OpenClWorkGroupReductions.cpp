@@ -1,5 +1,5 @@
 // OpenCL kernels that spread one output over a work-group (issue 15: one work-item walking a
-// long reduced extent idles a GPU): the global pools, against the CPU. Reduced sizes from 1 to
+// long reduced extent idles a GPU): the global pools and Reduce*, against the CPU. Reduced sizes from 1 to
 // over a million, odd ones, not multiples of the group's 64; NC4HW4 images and buffers (past
 // PoCL's 8192-pixel image limit); fp16 image storage.
 #include <cstdlib>
@@ -53,6 +53,60 @@ TEST(OpenClWorkGroupReductions, GlobalPools) {
     const Tensor x = randomTensor(s, 92, -2.f, 2.f);
     expectOpenClFp16Close("GlobalAveragePool", x, {});
     expectOpenClFp16Close("GlobalMaxPool", x, {});
+  }
+}
+
+const char* const kReduceOps[] = {"ReduceSum", "ReduceMean", "ReduceMax",       "ReduceMin",       "ReduceProd",
+                                  "ReduceL1",  "ReduceL2",   "ReduceSumSquare", "ReduceLogSumExp", "ReduceLogSum"};
+
+Attributes reduceAttrs(const std::vector<int64_t>& axes, int keepDims) {
+  Attributes a = ints("axes", axes);
+  a.setInt("keepdims", keepDims);
+  return a;
+}
+
+std::string axesText(const std::vector<int64_t>& axes) {
+  std::string t;
+  for (int64_t a : axes) t += " " + std::to_string(a);
+  return t;
+}
+
+// Every kind with 1, 5, 127 (one work-item per output), 128, 129 and 200 (a work-group per
+// output) elements meeting in each output, keepdims both, batch 3. Values near 1 keep
+// products finite and logs defined.
+TEST(OpenClWorkGroupReductions, ReduceEveryKindAroundTheSwitch) {
+  REQUIRE_OPENCL();
+  for (int64_t n : {1, 5, 127, 128, 129, 200}) {
+    const Tensor x = randomTensor({3, n, 2}, 93, 0.9f, 1.1f);
+    for (const char* op : kReduceOps)
+      for (int keep : {0, 1})
+        expectOpenClMatchesCpu(op, {x}, reduceAttrs({-2}, keep),
+                               std::string(op) + " n " + std::to_string(n) + " keepdims " + std::to_string(keep), {}, 1, 11,
+                               1e-4, 1e-5);
+  }
+}
+
+// Every axis, negative ones, non-adjacent pairs and all axes of a [5, 131, 3, 11] tensor:
+// reduced counts 3 to 21 615, strided and contiguous.
+TEST(OpenClWorkGroupReductions, ReduceEveryAxis) {
+  REQUIRE_OPENCL();
+  const Tensor x = randomTensor({5, 131, 3, 11}, 94, 0.995f, 1.005f);
+  const std::vector<std::vector<int64_t>> axesSets = {{0}, {1}, {2}, {3}, {-1}, {-3}, {1, 3}, {0, 2}, {0, 1, 2, 3}};
+  for (const char* op : kReduceOps)
+    for (const auto& axes : axesSets)
+      expectOpenClMatchesCpu(op, {x}, reduceAttrs(axes, axes.size() % 2), std::string(op) + " axes" + axesText(axes), {},
+                             1, 11, 1e-4, 1e-5);
+}
+
+// Over a million elements per output: contiguous (a [2, 1048583] row), and over two
+// non-adjacent axes of [1100, 3, 1000] (1.1 million, stride 3000 and 1).
+TEST(OpenClWorkGroupReductions, ReduceOverAMillion) {
+  REQUIRE_OPENCL();
+  const Tensor rows = randomTensor({2, 1048583}, 95, -1.f, 1.f);
+  const Tensor cube = randomTensor({1100, 3, 1000}, 96, -1.f, 1.f);
+  for (const char* op : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceL2", "ReduceLogSumExp"}) {
+    expectOpenClMatchesCpu(op, {rows}, reduceAttrs({1}, 1), std::string(op) + " rows", {}, 1, 11, 1e-3, 1e-3);
+    expectOpenClMatchesCpu(op, {cube}, reduceAttrs({0, 2}, 0), std::string(op) + " cube", {}, 1, 11, 1e-3, 1e-3);
   }
 }
 
