@@ -1,5 +1,6 @@
 // OpenCL kernels that spread one output over a work-group (issue 15: one work-item walking a
-// long reduced extent idles a GPU): the global pools and Reduce*, against the CPU. Reduced sizes from 1 to
+// long reduced extent idles a GPU): the global pools, Reduce*, Softmax/LogSoftmax, against the
+// CPU. Reduced sizes from 1 to
 // over a million, odd ones, not multiples of the group's 64; NC4HW4 images and buffers (past
 // PoCL's 8192-pixel image limit); fp16 image storage.
 #include <cstdlib>
@@ -107,6 +108,44 @@ TEST(OpenClWorkGroupReductions, ReduceOverAMillion) {
   for (const char* op : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceL2", "ReduceLogSumExp"}) {
     expectOpenClMatchesCpu(op, {rows}, reduceAttrs({1}, 1), std::string(op) + " rows", {}, 1, 11, 1e-3, 1e-3);
     expectOpenClMatchesCpu(op, {cube}, reduceAttrs({0, 2}, 0), std::string(op) + " cube", {}, 1, 11, 1e-3, 1e-3);
+  }
+}
+
+// Lines of 1, 5, 127 (a work-item each), 128, 129 and 300 (a work-group each) along every
+// axis of [2, n, 3] and [n, 5] (contiguous and strided lines, batch > 1), and opset 11's
+// flattening, where axis 1 of [2, 3, 50] makes lines of 150.
+TEST(OpenClWorkGroupReductions, SoftmaxAroundTheSwitch) {
+  REQUIRE_OPENCL();
+  for (int64_t n : {1, 5, 127, 128, 129, 300})
+    for (const Shape& s : std::vector<Shape>{{2, n, 3}, {n, 5}}) {
+      const Tensor x = randomTensor(s, 97, -5.f, 5.f);
+      for (int64_t axis = -static_cast<int64_t>(s.size()); axis < static_cast<int64_t>(s.size()); ++axis)
+        for (const char* op : {"Softmax", "LogSoftmax"}) {
+          Attributes a;
+          a.setInt("axis", axis);
+          expectOpenClMatchesCpu(op, {x}, a, std::string(op) + " " + shapeToString(s) + " axis " + std::to_string(axis));
+        }
+    }
+  Attributes flat;
+  flat.setInt("axis", 1);
+  const Tensor x = randomTensor({2, 3, 50}, 98, -5.f, 5.f);
+  expectOpenClMatchesCpu("Softmax", {x}, flat, "Softmax opset 11 flattened", {}, 1, 11);
+  expectOpenClMatchesCpu("LogSoftmax", {x}, flat, "LogSoftmax opset 11 flattened", {}, 1, 11);
+}
+
+// Lines of over a million: contiguous, and strided (axis 0 of [1048583, 2]). Softmax's
+// outputs are near 1e-6, so an absolute tolerance far below them. The CPU sums the line's
+// exponentials serially in fp32, which at this length is 1.5e-3 low (numpy: a float32 cumsum
+// of such a line against a float64 sum); the tree's 64 partials are closer to exact. A broken
+// tree is off by far more (half the sum: 0.69 in LogSoftmax).
+TEST(OpenClWorkGroupReductions, SoftmaxOverAMillion) {
+  REQUIRE_OPENCL();
+  for (const Shape& s : std::vector<Shape>{{2, 1048583}, {1048583, 2}}) {
+    const Tensor x = randomTensor(s, 99, -5.f, 5.f);
+    Attributes a;
+    a.setInt("axis", s[0] == 2 ? 1 : 0);
+    expectOpenClMatchesCpu("Softmax", {x}, a, "Softmax " + shapeToString(s), {}, 1, 17, 3e-3, 1e-12);
+    expectOpenClMatchesCpu("LogSoftmax", {x}, a, "LogSoftmax " + shapeToString(s), {}, 1, 17, 1e-4, 3e-3);
   }
 }
 
