@@ -1,6 +1,6 @@
 // OpenCL kernels that spread one output over a work-group (issue 15: one work-item walking a
-// long reduced extent idles a GPU): the global pools, Reduce*, Softmax/LogSoftmax, against the
-// CPU. Reduced sizes from 1 to
+// long reduced extent idles a GPU): the global pools, Reduce*, Softmax/LogSoftmax,
+// LayerNormalization and InstanceNormalization, against the CPU. Reduced sizes from 1 to
 // over a million, odd ones, not multiples of the group's 64; NC4HW4 images and buffers (past
 // PoCL's 8192-pixel image limit); fp16 image storage.
 #include <cstdlib>
@@ -146,6 +146,42 @@ TEST(OpenClWorkGroupReductions, SoftmaxOverAMillion) {
     a.setInt("axis", s[0] == 2 ? 1 : 0);
     expectOpenClMatchesCpu("Softmax", {x}, a, "Softmax " + shapeToString(s), {}, 1, 17, 3e-3, 1e-12);
     expectOpenClMatchesCpu("LogSoftmax", {x}, a, "LogSoftmax " + shapeToString(s), {}, 1, 17, 1e-4, 3e-3);
+  }
+}
+
+// LayerNormalization rows of 1 to 1 048 576 elements (a work-item per row below 128, a
+// work-group from 128), every axis of a rank-3 tensor (negative ones too), Scale and B per
+// element or single, B omitted, Mean and InvStdDev written.
+TEST(OpenClWorkGroupReductions, LayerNormalizationRows) {
+  REQUIRE_OPENCL();
+  struct Case {
+    Shape shape;
+    int64_t axis;
+  };
+  const std::vector<Case> cases = {{{3, 5, 1}, -1},   {{3, 4, 5}, 0},   {{3, 127, 1}, 1},     {{2, 128, 1}, -2},
+                                   {{3, 43, 3}, 1},   {{2, 3, 129}, 2}, {{2, 20, 50}, -2},   {{2, 1024, 1024}, 1}};
+  for (const Case& c : cases) {
+    const Tensor x = randomTensor(c.shape, 100, -2.f, 2.f);
+    Shape rowShape(c.shape.begin() + (c.axis < 0 ? c.axis + 3 : c.axis), c.shape.end());
+    Attributes a;
+    a.setInt("axis", c.axis);
+    const std::string what = "LayerNormalization " + shapeToString(c.shape) + " axis " + std::to_string(c.axis);
+    expectOpenClMatchesCpu("LayerNormalization", {x, randomTensor(rowShape, 101), randomTensor(rowShape, 102)}, a,
+                           what + " + stats", {false, true, true}, 3, 17, 1e-4, 1e-4);
+    expectOpenClMatchesCpu("LayerNormalization", {x, randomTensor({1}, 103)}, a, what + " single scale, no B",
+                           {false, true}, 1, 17, 1e-4, 1e-4);
+  }
+}
+
+// InstanceNormalization planes of 1, 5, 127, 128, 129, 25 600 and 1 060 900 elements, rank 3
+// to 5, channels not a multiple of 4, batch > 1.
+TEST(OpenClWorkGroupReductions, InstanceNormalizationPlanes) {
+  REQUIRE_OPENCL();
+  for (const Shape& s : std::vector<Shape>{{2, 3, 1}, {2, 5, 5}, {3, 2, 127}, {2, 3, 128, 1}, {1, 5, 3, 43},
+                                           {2, 3, 129}, {1, 3, 160, 160}, {1, 2, 4, 5, 7}, {1, 2, 1030, 1030}}) {
+    const Tensor x = randomTensor(s, 104, -2.f, 2.f);
+    expectOpenClMatchesCpu("InstanceNormalization", {x, randomTensor({s[1]}, 105), randomTensor({s[1]}, 106)}, {},
+                           "InstanceNormalization " + shapeToString(s), {false, true, true}, 1, 17, 1e-4, 1e-4);
   }
 }
 
