@@ -1,46 +1,5 @@
-// Normalisations. Statistics accumulate in fp32, two passes (mean, then variance).
+// BatchNormalization and LRN; the row normalisations (Layer, Instance) are in row_norm.cl.
 #include "common.h"
-
-// LayerNormalization over rows of `inner` elements (plain f32). scale/bias hold `inner`
-// values, or one (scaleStep/biasStep 0). global: (outer)
-__kernel void layer_norm(__global const float* x, __global const float* scale,
-                         __global const float* bias, __global float* y, __global float* meanOut,
-                         __global float* invOut, int outer, int inner, int scaleStep,
-                         int biasStep, int hasBias, int writeStats, float epsilon) {
-  const int r = get_global_id(0);
-  if (r >= outer) return;
-  __global const float* src = x + (size_t)r * inner;
-  __global float* dst = y + (size_t)r * inner;
-  float sum = 0.f;
-  for (int i = 0; i < inner; ++i) sum += src[i];
-  const float mean = sum / (float)inner;
-  float sq = 0.f;
-  for (int i = 0; i < inner; ++i) sq += (src[i] - mean) * (src[i] - mean);
-  const float inv = rsqrt(sq / (float)inner + epsilon);
-  for (int i = 0; i < inner; ++i)
-    dst[i] = (src[i] - mean) * inv * scale[i * scaleStep] + (hasBias ? bias[i * biasStep] : 0.f);
-  if (writeStats & 1) meanOut[r] = mean;
-  if (writeStats & 2) invOut[r] = inv;
-}
-
-// InstanceNormalization: each (n, c) plane of `plane` elements (plain f32). global: (N*C)
-__kernel void instance_norm(__global const float* x, __global const float* scale,
-                            __global const float* bias, __global float* y, int planes, int C,
-                            int plane, float epsilon) {
-  const int p = get_global_id(0);
-  if (p >= planes) return;
-  const int c = p % C;
-  __global const float* src = x + (size_t)p * plane;
-  __global float* dst = y + (size_t)p * plane;
-  float sum = 0.f;
-  for (int i = 0; i < plane; ++i) sum += src[i];
-  const float mean = sum / (float)plane;
-  float sq = 0.f;
-  for (int i = 0; i < plane; ++i) sq += (src[i] - mean) * (src[i] - mean);
-  const float k = rsqrt(sq / (float)plane + epsilon) * scale[c];
-  const float b = bias[c];
-  for (int i = 0; i < plane; ++i) dst[i] = (src[i] - mean) * k + b;
-}
 
 // y = x * a[c] + b[c] per channel on NC4HW4 (BatchNormalization with its statistics folded
 // into a and b on the host). a, b: [C4] float4, zero in padding lanes. global: (width, height)

@@ -1,5 +1,5 @@
-// MaxPool / AveragePool (and their global forms) on NC4HW4 tensors, 1-D and 2-D (`pool`)
-// and 3-D (`pool3d`).
+// MaxPool / AveragePool on NC4HW4 tensors, 1-D and 2-D (`pool`) and 3-D (`pool3d`); the
+// global forms are in global_pool.cl.
 // -DPOOL_MAX or -DPOOL_AVG; -DCOUNT_INCLUDE_PAD divides by the taps inside the padded input.
 #include "common.h"
 
@@ -45,31 +45,6 @@ __kernel void pool(NC4_IN(src), NC4_OUT(dst), int C4, int inH, int inW, int outH
   acc = count > 0 ? acc / (float)count : (float4)(0.f);
 #endif
   STORE4(dst, x, y, outWidth, acc);
-}
-
-// Global pooling over H*W, one work-item per (c4, n). global: (C4, N)
-__kernel void global_pool(NC4_IN(src), NC4_OUT(dst), int C4, int N, int inH, int inW) {
-  const int c4 = get_global_id(0), n = get_global_id(1);
-  if (c4 >= C4 || n >= N) return;
-  const int inWidth = C4 * inW;
-#ifdef POOL_MAX
-  float4 acc = (float4)(-INFINITY);
-#else
-  float4 acc = (float4)(0.f);
-#endif
-  for (int h = 0; h < inH; ++h)
-    for (int w = 0; w < inW; ++w) {
-      const float4 v = LOAD4(src, c4 * inW + w, n * inH + h, inWidth);
-#ifdef POOL_MAX
-      acc = fmax(acc, v);
-#else
-      acc += v;
-#endif
-    }
-#ifdef POOL_AVG
-  acc /= (float)(inH * inW);
-#endif
-  STORE4(dst, c4, n, C4, acc);
 }
 
 // 3-D windows on rank-5 NC4HW4 tensors, whose pixel grid is (C4 * H * W) x (N * D) (see

@@ -61,6 +61,34 @@ TEST(OpenClHardmax, NaNAndTieLines) {
   expectOpenClMatchesCpu("Hardmax", {x}, a, "Hardmax columns", {}, 1, 13);
 }
 
+// Lines of 127 (a work-item each), 128, 129, 300 (a work-group each) and over a million, along
+// every axis, random and with ties and NaNs (every 11th element: the group's items each find
+// a NaN, and the first one overall must win).
+TEST(OpenClHardmax, LongLinesOverWorkGroups) {
+  REQUIRE_OPENCL();
+  for (int64_t n : {127, 128, 129, 300})
+    for (const Shape& s : std::vector<Shape>{{2, n, 3}, {3, n}}) {
+      const Tensor random = randomTensor(s, 505, -3.f, 3.f), ties = tiesAndNaNs(s, 506);
+      Tensor sparseNaN = randomTensor(s, 507, 0.f, 4.f);  // one NaN per line, late in it
+      for (int64_t j = 0; j < sparseNaN.elementCount(); ++j)
+        if (j / (s.size() == 3 ? 3 : 1) % n == n - 2) sparseNaN.data<float>()[j] = NAN;
+      for (int64_t axis = 0; axis < static_cast<int64_t>(s.size()); ++axis) {
+        Attributes a;
+        a.setInt("axis", axis - static_cast<int64_t>(s.size()) * (axis % 2));
+        const std::string what = "Hardmax " + shapeToString(s) + " axis " + std::to_string(axis);
+        expectOpenClMatchesCpu("Hardmax", {random}, a, what, {}, 1, 13);
+        expectOpenClMatchesCpu("Hardmax", {ties}, a, what + " ties and NaNs", {}, 1, 13);
+        expectOpenClMatchesCpu("Hardmax", {sparseNaN}, a, what + " a late NaN", {}, 1, 13);
+      }
+    }
+  Attributes last;
+  last.setInt("axis", -1);
+  expectOpenClMatchesCpu("Hardmax", {tiesAndNaNs({2, 1048583}, 508)}, last, "Hardmax over a million, NaNs", {}, 1, 13);
+  Tensor big = randomTensor({2, 1048583}, 509, 0.f, 1000.f);
+  for (int64_t j = 0; j < big.elementCount(); ++j) big.data<float>()[j] = std::floor(big.data<float>()[j]);
+  expectOpenClMatchesCpu("Hardmax", {big}, last, "Hardmax over a million, ties", {}, 1, 13);
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace tessera

@@ -1,5 +1,6 @@
 // OpenCL Hardmax (f32, plain buffers): the one-axis form (opset 13) and the older 2-D
-// coercion, both through SoftmaxParams::split3 as on the CPU. Kernel: shaders/opencl/hardmax.cl.
+// coercion, both through SoftmaxParams::split3 as on the CPU. Kernel: shaders/opencl/hardmax.cl,
+// a line per work-item when short, per work-group when long.
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Softmax.hpp"
 #include "tessera/Registry.hpp"
@@ -7,6 +8,9 @@
 
 namespace tessera {
 namespace {
+
+constexpr int64_t kGroupFrom = 128;  // line length from which a work-group shares a line
+constexpr size_t kGroupSize = 64;    // the group's items (a power of 2)
 
 class OpenClHardmax final : public OpenClExecution {
  public:
@@ -17,10 +21,13 @@ class OpenClHardmax final : public OpenClExecution {
     int64_t outer, n, inner;
     TESSERA_RETURN_IF_ERROR(params_.split3(node_, inputs[0]->shape(), &outer, &n, &inner));
     if (n == 0 || outer * inner == 0) return Status::ok();  // an empty tensor: nothing to write
+    const bool group = n >= kGroupFrom && cl()->device().maxWorkGroupSize >= kGroupSize;
+    KernelOptions o;
+    if (group) o.define("GROUP").define("WG_SIZE", static_cast<long long>(kGroupSize));
     ClKernel* k = nullptr;
-    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::hardmax::hardmax, KernelOptions(), &k));
+    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::hardmax::hardmax, o, &k));
     k->tensor(inputs[0]).tensor(outputs[0]).arg(outer).arg(n).arg(inner);
-    return dispatch(k, {inner, outer});
+    return group ? dispatchGroups(k, outer * inner, kGroupSize) : dispatch(k, {inner, outer});
   }
 
  private:

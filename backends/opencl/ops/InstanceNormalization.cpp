@@ -1,25 +1,24 @@
-// OpenCL InstanceNormalization (f32, plain buffers).
-#include "backends/opencl/OpenClExecution.hpp"
+// OpenCL InstanceNormalization (f32, plain buffers): each (n, c) plane a row of row_norm.cl
+// (backends/opencl/RowNorm.hpp) with its channel's scale and bias.
+#include "backends/opencl/RowNorm.hpp"
 #include "ops/InstanceNormalization.hpp"
 #include "tessera/Registry.hpp"
-#include "kernels/norm.hpp"
 
 namespace tessera {
 namespace {
 
-class OpenClInstanceNorm final : public OpenClExecution {
+class OpenClInstanceNorm final : public OpenClRowNorm {
  public:
-  OpenClInstanceNorm(Backend* b, float eps) : OpenClExecution(b), epsilon_(eps) {}
+  OpenClInstanceNorm(Backend* b, float eps) : OpenClRowNorm(b), epsilon_(eps) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
-    clearKernels();
     const Tensor* x = inputs[0];
-    const int64_t C = x->dim(1), planes = x->dim(0) * C;
-    const int64_t plane = planes == 0 ? 0 : x->elementCount() / planes;
-    ClKernel* k = nullptr;
-    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::norm::instance_norm, KernelOptions(), &k));
-    k->tensor(x).tensor(inputs[1]).tensor(inputs[2]).tensor(outputs[0]).arg(planes).arg(C).arg(plane).arg(epsilon_);
-    return dispatch(k, {planes});
+    RowNormLayout l;
+    l.channels = x->dim(1);
+    l.rows = x->dim(0) * l.channels;
+    l.length = l.rows == 0 ? 0 : x->elementCount() / l.rows;
+    l.scaleRow = l.biasRow = 1;
+    return encodeRowNorm(l, epsilon_, x, inputs[1], inputs[2], outputs[0], nullptr, nullptr);
   }
 
  private:

@@ -1,34 +1,29 @@
 // OpenCL LayerNormalization (f32, plain buffers): Scale and B with the row's elements or a
-// single value; the optional Mean and InvStdDev outputs are written when present.
-#include "backends/opencl/OpenClExecution.hpp"
+// single value; the optional Mean and InvStdDev outputs are written when present. Kernel:
+// shaders/opencl/row_norm.cl (backends/opencl/RowNorm.hpp).
+#include "backends/opencl/RowNorm.hpp"
 #include "ops/LayerNormalization.hpp"
 #include "tessera/Registry.hpp"
-#include "kernels/norm.hpp"
 
 namespace tessera {
 namespace {
 
-class OpenClLayerNorm final : public OpenClExecution {
+class OpenClLayerNorm final : public OpenClRowNorm {
  public:
-  OpenClLayerNorm(Backend* b, const LayerNormalizationParams& p, int64_t axis) : OpenClExecution(b), params_(p), axis_(axis) {}
+  OpenClLayerNorm(Backend* b, const LayerNormalizationParams& p, int64_t axis) : OpenClRowNorm(b), params_(p), axis_(axis) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
-    clearKernels();
     const Tensor* x = inputs[0];
-    int64_t inner = 1;
-    for (int d = static_cast<int>(axis_); d < x->rank(); ++d) inner *= x->dim(d);
-    const int64_t outer = inner == 0 ? 0 : x->elementCount() / inner;
     const Tensor* scale = inputs[1];
     const Tensor* bias = inputs.size() > 2 ? inputs[2] : nullptr;
-    const Tensor* mean = outputs.size() > 1 ? outputs[1] : nullptr;
-    const Tensor* inv = outputs.size() > 2 ? outputs[2] : nullptr;
-    ClKernel* k = nullptr;
-    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::norm::layer_norm, KernelOptions(), &k));
-    k->tensor(x).tensor(scale).tensor(bias ? bias : scale).tensor(outputs[0]);
-    k->tensor(mean ? mean : outputs[0]).tensor(inv ? inv : outputs[0]).arg(outer).arg(inner);
-    k->arg(scale->elementCount() == 1 ? 0 : 1).arg(bias && bias->elementCount() == 1 ? 0 : 1).arg(bias ? 1 : 0);
-    k->arg((mean ? 1 : 0) | (inv ? 2 : 0)).arg(params_.epsilon);
-    return dispatch(k, {outer});
+    RowNormLayout l;
+    l.length = 1;
+    for (int d = static_cast<int>(axis_); d < x->rank(); ++d) l.length *= x->dim(d);
+    l.rows = l.length == 0 ? 0 : x->elementCount() / l.length;
+    l.scaleElement = scale->elementCount() == 1 ? 0 : 1;
+    l.biasElement = bias && bias->elementCount() == 1 ? 0 : 1;
+    return encodeRowNorm(l, params_.epsilon, x, scale, bias, outputs[0], outputs.size() > 1 ? outputs[1] : nullptr,
+                         outputs.size() > 2 ? outputs[2] : nullptr);
   }
 
  private:

@@ -1,12 +1,19 @@
 // OpenCL MaxPool / AveragePool / GlobalMaxPool / GlobalAveragePool (1-D, 2-D and 3-D, f32) on
-// NC4HW4 tensors. MaxPool's optional Indices output falls back to the CPU.
+// NC4HW4 tensors. MaxPool's optional Indices output falls back to the CPU. Kernels: pool.cl
+// (an output pixel per work-item), global_pool.cl (an output per work-group, for the global
+// pools, whose window is the whole plane).
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Pool.hpp"
 #include "tessera/Registry.hpp"
+#include "kernels/global_pool.hpp"
 #include "kernels/pool.hpp"
 
 namespace tessera {
 namespace {
+
+constexpr size_t kGroupSize = 64;  // global_pool.cl's items per output (a power of 2)
+
+bool isGlobal(const PoolParams& p) { return p.kind == PoolKind::kGlobalMax || p.kind == PoolKind::kGlobalAverage; }
 
 // A (D, H, W) triple of a 3-D window as a kernel's int4.
 cl_int4 dhw(const std::vector<int64_t>& v) {
@@ -31,11 +38,11 @@ class OpenClPool final : public OpenClExecution {
     o.define(params_.isMax() ? "POOL_MAX" : "POOL_AVG").storage("src", x).storage("dst", y);
     if (params_.countIncludePad) o.define("COUNT_INCLUDE_PAD");
     ClKernel* k = nullptr;
-    const bool global = params_.kind == PoolKind::kGlobalMax || params_.kind == PoolKind::kGlobalAverage;
-    if (global) {
-      TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::pool::global_pool, o, &k));
-      k->tensor(x).tensor(y).arg(xg.c4()).arg(xg.n).arg(xg.h).arg(xg.w);
-      return dispatch(k, {xg.c4(), xg.n});
+    if (isGlobal(params_)) {
+      o.define("WG_SIZE", static_cast<long long>(kGroupSize));
+      TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::global_pool::global_pool, o, &k));
+      k->tensor(x).tensor(y).arg(xg.c4()).arg(xg.h).arg(xg.w);
+      return dispatchGroups(k, xg.n * xg.c4(), kGroupSize);
     }
     const WindowGeometry g = geometry_.padTo3D();
     if (x->rank() == 5) {  // pixel grid (C4 * H * W) x (N * D)
@@ -64,6 +71,7 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   if (!PoolParams::parse(node, &p).isOk()) return nullptr;
   WindowGeometry g;
   if (!resolvePool(p, x->shape(), &g).isOk()) return nullptr;
+  if (isGlobal(p) && static_cast<OpenClBackend*>(b)->device().maxWorkGroupSize < kGroupSize) return nullptr;
   return makeExecution<OpenClPool>(b, node, p, g);
 }
 

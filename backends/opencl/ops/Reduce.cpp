@@ -1,5 +1,7 @@
 // OpenCL Reduce* (f32, plain buffers): any set of axes, keepdims or not; axes from the
-// attribute or a constant input.
+// attribute or a constant input. Kernel: shaders/opencl/reduce.cl, one work-item per output
+// when few elements meet in it, one work-group per output when many do (a whole image or
+// axis, spread over the group instead of one work-item's loop).
 #include "backends/opencl/Movement.hpp"
 #include "ops/Reduce.hpp"
 #include "tessera/Registry.hpp"
@@ -7,6 +9,9 @@
 
 namespace tessera {
 namespace {
+
+constexpr int64_t kGroupFrom = 128;  // reduced elements per output from which a group reduces them
+constexpr size_t kGroupSize = 64;    // the group's items (a power of 2)
 
 const char* kindDefine(ReduceKind k) {
   switch (k) {
@@ -43,11 +48,15 @@ class OpenClReduce final : public OpenClExecution {
       else { kd.push_back(s[d]); ks.push_back(st[d]); }
     }
     const int64_t outCount = outputs[0]->elementCount();
+    const bool group = redCount >= kGroupFrom && cl()->device().maxWorkGroupSize >= kGroupSize;
+    KernelOptions o;
+    o.define(kindDefine(kind_));
+    if (group) o.define("GROUP").define("WG_SIZE", static_cast<long long>(kGroupSize));
     ClKernel* k = nullptr;
-    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::reduce::reduce, KernelOptions().define(kindDefine(kind_)), &k));
+    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::reduce::reduce, o, &k));
     k->tensor(x).tensor(outputs[0]).arg(outCount).arg(static_cast<int64_t>(kd.size())).arg(toInt8(kd)).arg(toInt8(ks));
     k->arg(static_cast<int64_t>(rd.size())).arg(toInt8(rd)).arg(toInt8(rs)).arg(redCount);
-    return dispatch(k, {outCount});
+    return group ? dispatchGroups(k, outCount, kGroupSize) : dispatch(k, {outCount});
   }
 
  private:

@@ -1,4 +1,5 @@
-// OpenCL Softmax / LogSoftmax (f32, plain buffers), every opset's axis rule.
+// OpenCL Softmax / LogSoftmax (f32, plain buffers), every opset's axis rule. Kernel:
+// shaders/opencl/softmax.cl, a line per work-item when short, per work-group when long.
 #include "backends/opencl/OpenClExecution.hpp"
 #include "ops/Softmax.hpp"
 #include "tessera/Registry.hpp"
@@ -7,6 +8,9 @@
 namespace tessera {
 namespace {
 
+constexpr int64_t kGroupFrom = 128;  // line length from which a work-group shares a line
+constexpr size_t kGroupSize = 64;    // the group's items (a power of 2)
+
 class OpenClSoftmax final : public OpenClExecution {
  public:
   OpenClSoftmax(Backend* b, bool log, int64_t outer, int64_t n, int64_t inner)
@@ -14,12 +18,14 @@ class OpenClSoftmax final : public OpenClExecution {
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
     clearKernels();
+    const bool group = n_ >= kGroupFrom && cl()->device().maxWorkGroupSize >= kGroupSize;
     KernelOptions o;
     if (log_) o.define("LOG_SOFTMAX");
+    if (group) o.define("GROUP").define("WG_SIZE", static_cast<long long>(kGroupSize));
     ClKernel* k = nullptr;
     TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::softmax::softmax, o, &k));
     k->tensor(inputs[0]).tensor(outputs[0]).arg(outer_).arg(n_).arg(inner_);
-    return dispatch(k, {inner_, outer_});
+    return group ? dispatchGroups(k, outer_ * inner_, kGroupSize) : dispatch(k, {inner_, outer_});
   }
 
  private:
