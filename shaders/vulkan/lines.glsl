@@ -11,12 +11,14 @@ uint lineIndex() { return gid() / 64u; }
 int lineFirst() { return int(gl_LocalInvocationID.x); }
 bool lineLeader() { return gl_LocalInvocationID.x == 0u; }
 float lineReduce(float v, int op) { return workgroupReduce(v, op); }
+int lineArgBest(float v, int idx, bool isMax, bool last) { return workgroupArgBest(v, idx, isMax, last); }
 #else
 const int LINE_STEP = 1;
 uint lineIndex() { return gid(); }
 int lineFirst() { return 0; }
 bool lineLeader() { return true; }
 float lineReduce(float v, int op) { return v; }
+int lineArgBest(float v, int idx, bool isMax, bool last) { return idx; }
 #endif
 float lineSum(float v) { return lineReduce(v, WG_SUM); }
 float lineMax(float v) { return lineReduce(v, WG_MAX); }
