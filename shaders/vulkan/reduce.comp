@@ -10,9 +10,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
-#ifdef GROUP
-#include "workgroup.glsl"
-#endif
+#include "lines.glsl"
 TENSOR_IN(0, x);
 TENSOR_OUT(1, y);
 
@@ -46,19 +44,12 @@ float combine(int kind, float acc, float v, float mx) {
   }
 }
 
-#ifdef GROUP
 // How two partial results of `kind` meet (sums for every kind but max, min and product).
 int mergeOp(int kind) { return kind == 2 ? WG_MAX : kind == 3 ? WG_MIN : kind == 4 ? WG_PRODUCT : WG_SUM; }
-#endif
 
 void main() {
-#ifdef GROUP
-  uint i = gid() / 64u;  // the work-group's output: the same for all its invocations
-  int first = int(gl_LocalInvocationID.x), step = 64;
-#else
-  uint i = gid();
-  int first = 0, step = 1;
-#endif
+  uint i = lineIndex();  // the output
+  int first = lineFirst(), step = LINE_STEP;
   if (i >= P[0]) return;
   int rank = pint(1), mask = pint(8), kind = pint(9), R = pint(10);
   int s = 1;
@@ -74,16 +65,12 @@ void main() {
   float mx = -1.0 / 0.0;
   if (kind == 8) {  // log-sum-exp: the maximum first
     for (int r = first; r < R; r += step) mx = max(mx, LD(x[base + reducedOffset(r, rank, mask)]));
-#ifdef GROUP
-    mx = workgroupMax(mx);
-#endif
+    mx = lineMax(mx);
   }
   float acc = identityOf(kind);
   for (int r = first; r < R; r += step) acc = combine(kind, acc, LD(x[base + reducedOffset(r, rank, mask)]), mx);
-#ifdef GROUP
-  acc = workgroupReduce(acc, mergeOp(kind));
-  if (gl_LocalInvocationID.x != 0u) return;
-#endif
+  acc = lineReduce(acc, mergeOp(kind));
+  if (!lineLeader()) return;
   if (kind == 1) acc /= float(R);
   else if (kind == 6) acc = sqrt(acc);
   else if (kind == 8) acc = (R == 0) ? -1.0 / 0.0 : mx + log(acc);

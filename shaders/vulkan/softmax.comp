@@ -8,37 +8,24 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#include "lines.glsl"
 TENSOR_IN(0, x);
 TENSOR_OUT(1, y);
 
-#ifdef GROUP
-#include "workgroup.glsl"
-#endif
-
 void main() {
-#ifdef GROUP
-  uint i = gid() / 64u;  // the work-group's line: the same for all its invocations
-  int first = int(gl_LocalInvocationID.x), step = 64;
-#else
-  uint i = gid();
-  int first = 0, step = 1;
-#endif
+  uint i = lineIndex();
   if (i >= P[0]) return;
   int n = pint(1), inner = pint(2);
   int base = int(i / uint(inner)) * n * inner + int(i % uint(inner));
   float mx = -1.0 / 0.0;
-  for (int k = first; k < n; k += step) mx = max(mx, LD(x[base + k * inner]));
-#ifdef GROUP
-  mx = workgroupMax(mx);
-#endif
+  for (int k = lineFirst(); k < n; k += LINE_STEP) mx = max(mx, LD(x[base + k * inner]));
+  mx = lineMax(mx);
   float sum = 0.0;
-  for (int k = first; k < n; k += step) sum += exp(LD(x[base + k * inner]) - mx);
-#ifdef GROUP
-  sum = workgroupSum(sum);
-#endif
+  for (int k = lineFirst(); k < n; k += LINE_STEP) sum += exp(LD(x[base + k * inner]) - mx);
+  sum = lineSum(sum);
   bool lg = pint(3) != 0;
   float ls = log(sum);
-  for (int k = first; k < n; k += step) {
+  for (int k = lineFirst(); k < n; k += LINE_STEP) {
     float v = LD(x[base + k * inner]) - mx;
     y[base + k * inner] = ST(lg ? v - ls : exp(v) / sum);
   }

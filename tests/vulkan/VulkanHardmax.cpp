@@ -61,6 +61,27 @@ TEST(VulkanHardmax, NaNAndTieLines) {
   expectVulkanMatchesCpu("Hardmax", {x}, a, 1, {}, 13);
 }
 
+// Lines around the switch-over to a line per work-group (128), strided and contiguous, with
+// ties and NaNs spread over the group's invocations, and a line of over a million.
+TEST(VulkanHardmax, LongLines) {
+  TESSERA_REQUIRE_VULKAN();
+  for (int64_t n : {127, 128, 129, 1000}) {
+    const uint32_t seed = 410 + static_cast<uint32_t>(n);
+    for (int64_t axis : {1, -2}) {
+      Attributes a;
+      a.setInt("axis", axis);
+      expectVulkanMatchesCpu("Hardmax", {ties({2, n, 3}, seed)}, a, 1, {}, 13);
+      expectVulkanMatchesCpu("Hardmax", {ties({2, n, 3}, seed, false)}, a, 1, {}, 13);
+      expectVulkanFp16Close("Hardmax", {ties({2, n, 3}, seed, false)}, a, {}, 0.0, 0.0);
+    }
+    expectVulkanMatchesCpu("Hardmax", {randomTensor({3, n}, seed)}, {}, 1, {}, 13);
+  }
+  Tensor big = ties({1, 1048583}, 420, false);
+  expectVulkanMatchesCpu("Hardmax", {big}, {}, 1, {}, 13);  // the first of ~260000 maxima
+  big.data<float>()[1048000] = NAN;
+  expectVulkanMatchesCpu("Hardmax", {big}, {}, 1, {}, 13);  // a NaN near the end wins
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace tessera

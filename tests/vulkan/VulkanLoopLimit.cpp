@@ -1,10 +1,11 @@
 // Kernels whose invocations loop over a whole extent (reductions, Softmax, Hardmax, the row
 // normalisations, MatMul's K, pools), at extents past lavapipe's loop limit (docs/VULKAN.md:
 // it ends an invocation's loops after 65535 iterations in all, silently). A Vulkan session
-// must still give the CPU's answers: reductions, Softmax and global pools by spreading each
-// output over a work-group (checked: on Vulkan), the others on lavapipe by leaving those nodes to
-// the CPU (checked), elsewhere on Vulkan. Before, each of these was wrong on lavapipe
-// (ReduceMean over 30000 elements off by 0.2 of 0.5, Softmax over 30000 all but zeros).
+// must still give the CPU's answers: reductions, Softmax, Hardmax, ArgMax, the row
+// normalisations and global pools by spreading each output over a work-group (checked: on
+// Vulkan), the others on lavapipe by leaving those nodes to the CPU (checked), elsewhere on
+// Vulkan. Before, each of these was wrong on lavapipe (ReduceMean over 30000 elements off by
+// 0.2 of 0.5, Softmax over 30000 all but zeros).
 #include "backends/vulkan/VulkanContext.hpp"
 #include "tests/vulkan/VulkanTestSupport.hpp"
 
@@ -46,9 +47,12 @@ TEST(VulkanLoopLimit, LongLoopsMatchCpu) {
       {"ReduceSum", {randomTensor({2, 3, 150, 150}, 2)}, axes({2, 3}), true},
       {"ReduceMax", {randomTensor({3, 70001}, 3)}, axes({-1}), true},
       {"Softmax", {randomTensor({2, 30000}, 4, -5.f, 5.f)}, axis(1), true},
-      {"Hardmax", {randomTensor({2, 40000}, 5)}, axis(1)},
-      {"LayerNormalization", {randomTensor({2, 20000}, 6), randomTensor({20000}, 7), randomTensor({20000}, 8)}, axis(-1)},
-      {"InstanceNormalization", {randomTensor({1, 2, 131, 131}, 9), randomTensor({2}, 10), randomTensor({2}, 11)}, {}},
+      {"Hardmax", {randomTensor({2, 40000}, 5)}, axis(1), true},
+      {"ArgMax", {ramp({2, 100000})}, axis(1), true},
+      {"LayerNormalization", {randomTensor({2, 20000}, 6), randomTensor({20000}, 7), randomTensor({20000}, 8)}, axis(-1),
+       true},
+      {"InstanceNormalization", {randomTensor({1, 2, 131, 131}, 9), randomTensor({2}, 10), randomTensor({2}, 11)}, {},
+       true},
       {"MatMul", {randomTensor({2, 70000}, 12), randomTensor({70000, 3}, 13)}, {}},
       {"GlobalAveragePool", {ramp({1, 2, 300, 300})}, {}, true},
       {"GlobalMaxPool", {ramp({1, 2, 300, 300})}, {}, true},

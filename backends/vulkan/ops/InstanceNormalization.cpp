@@ -1,4 +1,5 @@
-// Vulkan InstanceNormalization. Kernel: shaders/vulkan/normalize_rows.comp (INSTANCE).
+// Vulkan InstanceNormalization. Kernel: shaders/vulkan/normalize_rows.comp, a (batch, channel)
+// plane per invocation (INSTANCE), or per work-group of 64 from 128 elements (INSTANCE_GROUP).
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/InstanceNormalization.hpp"
 #include "vulkan/shaders/normalize_rows.hpp"
@@ -15,10 +16,12 @@ class VulkanInstanceNorm final : public VulkanExecution {
     int64_t spatial = 1;
     for (size_t d = 2; d < s.size(); ++d) spatial *= s[d];
     const int64_t rows = s[0] * s[1];
-    return dispatch(vkshaders::normalize_rows_INSTANCE,
+    const bool group = vkops::groupLine(spatial);
+    return dispatch(group ? vkshaders::normalize_rows_INSTANCE_GROUP : vkshaders::normalize_rows_INSTANCE,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]), VulkanBackend::binding(in[2]),
                      VulkanBackend::binding(out[0])},
-                    {vkops::u32(rows), vkops::u32(spatial), vkops::u32(s[1]), floatBits(eps_), 1u}, rows);
+                    {vkops::u32(rows), vkops::u32(spatial), vkops::u32(s[1]), floatBits(eps_), 1u},
+                    group ? rows * vkops::kWorkGroupSize : rows);
   }
 
  private:
@@ -31,9 +34,9 @@ TESSERA_VK_CREATOR(createInstanceNorm) {
   if (inputs[0]->rank() < 3) return nullptr;
   InstanceNormalizationParams p;
   if (!InstanceNormalizationParams::parse(node, &p).isOk()) return nullptr;
-  // normalize_rows: four passes over a channel's spatial extent.
-  if (!vkops::withinLoopLimit(b, 4 * (inputs[0]->elementCount() / std::max<int64_t>(1, inputs[0]->dim(0) * inputs[0]->dim(1))) + 16))
-    return nullptr;
+  // normalize_rows: three passes over a plane.
+  const int64_t spatial = inputs[0]->elementCount() / std::max<int64_t>(1, inputs[0]->dim(0) * inputs[0]->dim(1));
+  if (!vkops::withinLoopLimit(b, vkops::lineIterations(spatial, 3))) return nullptr;
   return std::make_unique<VulkanInstanceNorm>(b, node, p.epsilon);
 }
 

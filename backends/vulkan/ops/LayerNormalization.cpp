@@ -1,6 +1,7 @@
 // Vulkan LayerNormalization (Y, and the optional Mean and InvStdDev; Scale and B of the
 // full normalised shape).
-// Kernel: shaders/vulkan/normalize_rows.comp (LAYER).
+// Kernel: shaders/vulkan/normalize_rows.comp, a row per invocation (LAYER), or per work-group
+// of 64 from 128 elements (LAYER_GROUP).
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/LayerNormalization.hpp"
 #include "vulkan/shaders/normalize_rows.hpp"
@@ -20,12 +21,14 @@ class VulkanLayerNorm final : public VulkanExecution {
     const bool hasBias = in.size() > 2 && in[2];
     const Tensor* mean = out.size() > 1 && out[1] ? out[1] : nullptr;
     const Tensor* inv = out.size() > 2 && out[2] ? out[2] : nullptr;
-    return dispatch(vkshaders::normalize_rows_LAYER,
+    const bool group = vkops::groupLine(n);
+    return dispatch(group ? vkshaders::normalize_rows_LAYER_GROUP : vkshaders::normalize_rows_LAYER,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]),
                      VulkanBackend::binding(hasBias ? in[2] : in[1]), VulkanBackend::binding(out[0]),
                      VulkanBackend::binding(mean ? mean : out[0]), VulkanBackend::binding(inv ? inv : out[0])},
                     {vkops::u32(rows), vkops::u32(n), 1u, floatBits(eps_), hasBias ? 1u : 0u, mean ? 1u : 0u,
-                     inv ? 1u : 0u}, rows);
+                     inv ? 1u : 0u},
+                    group ? rows * vkops::kWorkGroupSize : rows);
   }
 
  private:
@@ -46,7 +49,7 @@ TESSERA_VK_CREATOR(createLayerNorm) {
   // Scale / B must cover the whole normalised shape (no broadcasting inside the row).
   if (inputs[1]->elementCount() != n) return nullptr;
   if (inputs.size() > 2 && inputs[2] && inputs[2]->elementCount() != n) return nullptr;
-  if (!vkops::withinLoopLimit(b, 4 * n + 16)) return nullptr;  // normalize_rows: four passes over a row
+  if (!vkops::withinLoopLimit(b, vkops::lineIterations(n, 3))) return nullptr;  // three passes over a row
   return std::make_unique<VulkanLayerNorm>(b, node, axis, p.epsilon);
 }
 

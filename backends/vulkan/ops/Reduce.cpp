@@ -8,14 +8,10 @@
 namespace tessera {
 namespace {
 
-constexpr int64_t kGroupFrom = 128;      // reduced elements per output from which it is used
-
 // Loop iterations of one invocation (docs/VULKAN.md, "Known gaps"): its share of the reduced
 // elements, each with a loop over the rank, twice for log-sum-exp; the tree's steps.
 int64_t reduceIterations(int64_t members, int64_t rank, ReduceKind kind) {
-  const int64_t wg = vkops::kWorkGroupSize;
-  const int64_t share = members >= kGroupFrom ? (members + wg - 1) / wg : members;
-  return share * (rank + 2) * (kind == ReduceKind::kLogSumExp ? 2 : 1) + 64;
+  return vkops::lineIterations(members, (rank + 2) * (kind == ReduceKind::kLogSumExp ? 2 : 1));
 }
 
 class VulkanReduce final : public VulkanExecution {
@@ -40,7 +36,7 @@ class VulkanReduce final : public VulkanExecution {
     p.push_back(mask);
     p.push_back(static_cast<uint32_t>(kind_));
     p.push_back(vkops::u32(r));
-    const bool group = r >= kGroupFrom;
+    const bool group = vkops::groupLine(r);
     return dispatch(group ? vkshaders::reduce_GROUP : vkshaders::reduce_THREAD,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p,
                     group ? n * vkops::kWorkGroupSize : n);

@@ -8,14 +8,6 @@
 namespace tessera {
 namespace {
 
-constexpr int64_t kGroupFrom = 128; // line length from which it is used
-
-// Loop iterations of one invocation (three passes over its share of a line).
-int64_t softmaxIterations(int64_t n) {
-  const int64_t wg = vkops::kWorkGroupSize;
-  return 3 * (n >= kGroupFrom ? (n + wg - 1) / wg : n) + 32;
-}
-
 class VulkanSoftmax final : public VulkanExecution {
  public:
   VulkanSoftmax(Backend* b, const Node& n, const SoftmaxParams& p) : VulkanExecution(b, n.label()), node_(n), params_(p) {}
@@ -23,7 +15,7 @@ class VulkanSoftmax final : public VulkanExecution {
   Status onResize(const Tensors& in, const Tensors& out) override {
     int64_t outer, n, inner;
     TESSERA_RETURN_IF_ERROR(params_.split3(node_, in[0]->shape(), &outer, &n, &inner));
-    const bool group = n >= kGroupFrom;
+    const bool group = vkops::groupLine(n);
     return dispatch(group ? vkshaders::softmax_GROUP : vkshaders::softmax_THREAD,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
                     {vkops::u32(outer * inner), vkops::u32(n), vkops::u32(inner), params_.log ? 1u : 0u},
@@ -41,7 +33,7 @@ TESSERA_VK_CREATOR(createSoftmax) {
   if (!SoftmaxParams::parse(node, &p).isOk()) return nullptr;
   int64_t outer, n, inner;
   if (!p.split3(node, inputs[0]->shape(), &outer, &n, &inner).isOk()) return nullptr;
-  if (!vkops::withinLoopLimit(b, softmaxIterations(n))) return nullptr;
+  if (!vkops::withinLoopLimit(b, vkops::lineIterations(n, 3))) return nullptr;  // three passes
   return std::make_unique<VulkanSoftmax>(b, node, p);
 }
 
