@@ -111,12 +111,7 @@ uint64_t fnv1a64(const std::string& s, uint64_t h) { return cachefile::fnv1a64(s
 
 std::string hex64(uint64_t v) { return cachefile::hex64(v); }
 
-std::string cacheDirectory() {
-  if (const char* d = std::getenv("TESSERA_CACHE_DIR")) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tessera";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/tessera";
-  return "";
-}
+std::string cacheDirectory() { return cachefile::directory(); }
 
 Status enumerateDevices(std::vector<DeviceInfo>* out) {
   out->clear();

@@ -269,12 +269,7 @@ Status chooseDevice(const Instance& in, const std::string& requested, size_t* in
 
 // $TESSERA_CACHE_DIR/vulkan, else $XDG_CACHE_HOME/tessera/vulkan, else ~/.cache/tessera/vulkan;
 // TESSERA_CACHE_DIR set but empty turns caching off.
-std::string cacheDir() {
-  if (const char* d = std::getenv("TESSERA_CACHE_DIR")) return *d ? std::string(d) + "/vulkan" : "";
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tessera/vulkan";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/tessera/vulkan";
-  return "";
-}
+std::string cacheDir() { return cachefile::directory("vulkan"); }
 
 std::mutex gContextsMutex;
 std::map<size_t, std::weak_ptr<VulkanContext>> gContexts;

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -70,6 +71,14 @@ ReadResult read(const std::string& path, const std::string& key, std::string* da
   }
   *data = std::move(body);
   return ReadResult::kHit;
+}
+
+std::string directory(const std::string& sub) {
+  std::string base;
+  if (const char* d = std::getenv("TESSERA_CACHE_DIR")) base = d;
+  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = std::string(x) + "/tessera";
+  else if (const char* h = std::getenv("HOME"); h && *h) base = std::string(h) + "/.cache/tessera";
+  return base.empty() || sub.empty() ? base : base + "/" + sub;
 }
 
 void makeDirs(const std::string& dir) {

@@ -27,6 +27,10 @@ bool write(const std::string& path, const std::string& key, const std::string& d
 void discard(const std::string& path, const std::string& why);
 // Creates the directories of `dir` (mkdir -p).
 void makeDirs(const std::string& dir);
+// Tessera's cache directory, with `sub` appended when not empty: $TESSERA_CACHE_DIR, else
+// $XDG_CACHE_HOME/tessera, else ~/.cache/tessera. Empty (caching off) when TESSERA_CACHE_DIR
+// is set but empty, or nothing says where home is.
+std::string directory(const std::string& sub = "");
 
 }  // namespace cachefile
 }  // namespace tessera

@@ -7,6 +7,7 @@
 
 #include "python/src/Arrays.hpp"
 #include "python/src/Errors.hpp"
+#include "tessera/AutoBackend.hpp"
 #include "tessera/OnnxImporter.hpp"
 #include "tessera/Registry.hpp"
 
@@ -15,21 +16,6 @@ namespace py = pybind11;
 namespace tessera {
 namespace python {
 namespace {
-
-// "auto": the GPU backends whose device really is a GPU (drivers that run on the CPU, like
-// lavapipe and PoCL, only when asked for by name), then the CPU.
-std::vector<BackendType> autoBackends(const BackendOptions& options) {
-  std::vector<BackendType> out;
-  for (BackendType t : {BackendType::kVulkan, BackendType::kOpenCL}) {
-    const BackendFactory* f = BackendRegistry::instance().find(t);
-    std::unique_ptr<Backend> b;
-    if (!f || !f->create(options, &b).isOk()) continue;
-    const DeviceKind k = b->deviceKind();
-    if (k == DeviceKind::kDiscreteGPU || k == DeviceKind::kIntegratedGPU) out.push_back(t);
-  }
-  out.push_back(BackendType::kCPU);
-  return out;
-}
 
 BackendType namedBackend(const std::string& name) {
   BackendType t = BackendType::kCPU;
@@ -83,7 +69,7 @@ PySession::PySession(const py::object& model, const py::object& backend, int thr
       bo.precision = o.precision;
       bo.threads = o.threads;
       bo.device = o.device;
-      for (BackendType t : autoBackends(bo)) o.backends.push_back(t);
+      for (BackendType t : chooseAutoBackends(bo).backends) o.backends.push_back(t);  // tessera/AutoBackend.hpp
     } else {
       o.backends.push_back(namedBackend(n));
     }

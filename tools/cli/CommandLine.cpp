@@ -2,8 +2,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 #include <thread>
 
+#include "tessera/AutoBackend.hpp"
 #include "tessera/Registry.hpp"
 #include "tools/cli/Isolated.hpp"
 
@@ -97,23 +99,35 @@ bool SessionChoice::parse(ArgReader& args) {
 
 namespace {
 
-// Creates the backend in a child process: a driver that crashes or leaves threads behind
-// cannot harm this process (conformance forks per case after this).
-Status probeBackend(const BackendFactory& f, const BackendOptions& opts) {
+// Chooses the "auto" backends (tessera/AutoBackend.hpp) in a child process: a driver that
+// crashes or leaves threads behind cannot harm this process (conformance forks per case
+// after this). The child answers with the backends' names on one line, then its notes.
+std::vector<BackendType> autoBackendsIsolated(const BackendOptions& opts) {
   IsolatedResult r = runIsolated(
       [&]() -> std::string {
-        std::unique_ptr<Backend> b;
-        Status s = f.create(opts, &b);
-        if (!s.isOk()) return "!" + s.message();
-        const DeviceKind k = b->deviceKind();
-        if (k == DeviceKind::kDiscreteGPU || k == DeviceKind::kIntegratedGPU) return std::string();
-        return "!its device (" + b->deviceName() + ") is not a GPU; auto uses the CPU backend instead "
-               "(ask for it by name to use it)";
+        const AutoBackendChoice c = chooseAutoBackends(opts);
+        std::string out;
+        for (BackendType t : c.backends) out += std::string(backendTypeName(t)) + " ";
+        for (const std::string& n : c.notes) out += "\n" + n;
+        return out;
       },
-      60);
-  if (r.kind != IsolatedResult::kFinished) return Status::unavailable(r.describe());
-  if (!r.output.empty()) return Status::unavailable(r.output.substr(1));
-  return Status::ok();
+      120);
+  if (r.kind != IsolatedResult::kFinished) {
+    std::fprintf(stderr, "tessera: choosing the auto backends failed (%s); using the CPU\n", r.describe().c_str());
+    return {BackendType::kCPU};
+  }
+  std::istringstream in(r.output);
+  std::string line, name;
+  std::getline(in, line);
+  std::vector<BackendType> out;
+  std::istringstream names(line);
+  while (names >> name) {
+    BackendType t = BackendType::kCPU;
+    if (parseBackendType(name, &t)) out.push_back(t);
+  }
+  while (std::getline(in, line)) std::fprintf(stderr, "tessera: %s\n", line.c_str());
+  if (out.empty()) out.push_back(BackendType::kCPU);
+  return out;
 }
 
 }  // namespace
@@ -135,19 +149,7 @@ SessionOptions SessionChoice::sessionOptions() const {
   BackendOptions bo;
   bo.precision = precision;
   bo.threads = threads;
-  o.backends.clear();
-  for (BackendType t : {BackendType::kVulkan, BackendType::kOpenCL}) {
-    const BackendFactory* f = registry.find(t);
-    if (!f) continue;
-    Status s = probeBackend(*f, bo);
-    if (s.isOk()) {
-      o.backends.push_back(t);
-    } else {
-      std::fprintf(stderr, "tessera: %s backend not used: %s\n", backendTypeName(t),
-                   s.message().c_str());
-    }
-  }
-  o.backends.push_back(BackendType::kCPU);
+  o.backends = autoBackendsIsolated(bo);
   return o;
 }
 

@@ -1,5 +1,6 @@
 // The one header a user includes.
 #pragma once
+#include "tessera/AutoBackend.hpp"
 #include "tessera/Backend.hpp"
 #include "tessera/BuildConfig.hpp"
 #include "tessera/CustomExecution.hpp"
