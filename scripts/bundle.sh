@@ -8,8 +8,9 @@
 #   scripts/bundle.sh [OUT.tar.gz]      (default: build/tessera-bundle.tar.gz)
 #   tar xzf tessera-bundle.tar.gz && tessera-bundle/run.sh [RESULTS_DIR]
 #
-# Environment: TESSERA_BUILD_DIR (default: build; built first if needed), TESSERA_JOBS
-# (default: 2), TESSERA_ONNX_NODE_DATA (default: /usr/share/libonnx-testdata/data/node).
+# Environment: TESSERA_BUILD_DIR (default: build; built first if needed, unless
+# TESSERA_BUNDLE_NO_BUILD=1), TESSERA_JOBS (default: 2), TESSERA_ONNX_NODE_DATA (default:
+# /usr/share/libonnx-testdata/data/node).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,10 +24,13 @@ die() { echo "bundle.sh: $*" >&2; exit 1; }
 [ -d "$NODE_DATA" ] || die "no ONNX node cases at $NODE_DATA (scripts/setup.sh installs onnx's test data)"
 ls "$ROOT"/third_party/models/paddleocr/*.onnx >/dev/null 2>&1 || die "no PaddleOCR models: run scripts/setup.sh"
 
-if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-  cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+if [ "${TESSERA_BUNDLE_NO_BUILD:-0}" != 1 ]; then
+  if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  fi
+  cmake --build "$BUILD_DIR" -j "$JOBS" --target tessera_cli tessera_tests >/dev/null
 fi
-cmake --build "$BUILD_DIR" -j "$JOBS" --target tessera_cli tessera_tests >/dev/null
+[ -x "$BUILD_DIR/tessera" ] && [ -x "$BUILD_DIR/tests/tessera_tests" ] || die "no built tessera and tessera_tests in $BUILD_DIR"
 
 STAGE="$(mktemp -d)"
 trap 'rm -rf "$STAGE"' EXIT

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The relocatable bundle (scripts/bundle.sh) from a built tree: packs it, unpacks it in a
+# scratch folder and runs its run.sh there with a bare environment (no build tree, no
+# LD_LIBRARY_PATH, a fresh HOME), narrowed to stay quick on CPU-run drivers: the devices, two
+# GPU unit tests, two ONNX node cases per backend, and the classifier's latency row per
+# backend. Every step must report success and every latency cell a number.
+#
+#   tests/install/check_bundle.sh BUILD_DIR
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+BUILD_DIR="$(cd "${1:?usage: check_bundle.sh BUILD_DIR}" && pwd)"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/tessera-bundle-XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+TESSERA_BUILD_DIR="$BUILD_DIR" TESSERA_BUNDLE_NO_BUILD=1 "$ROOT/scripts/bundle.sh" "$WORK/bundle.tar.gz"
+mkdir "$WORK/unpacked" "$WORK/home"
+tar -C "$WORK/unpacked" -xzf "$WORK/bundle.tar.gz"
+rc=0
+env -i PATH=/usr/bin:/bin HOME="$WORK/home" TESSERA_BUNDLE_RUNS=2 TESSERA_BUNDLE_MODELS=cls \
+  TESSERA_BUNDLE_TESTS='VulkanFp16Rounding.*:OpenClFp16Rounding.*' \
+  TESSERA_BUNDLE_LIST="$WORK/unpacked/tessera-bundle/lists/smoke.txt" \
+  bash -c 'printf "test_relu\ntest_conv_with_strides_padding\n" >"$TESSERA_BUNDLE_LIST" && "$0" "$1"' \
+  "$WORK/unpacked/tessera-bundle/run.sh" "$WORK/results" || rc=$?
+S="$WORK/results/summary.md"
+[ -f "$S" ] || fail "run.sh wrote no summary"
+cat "$S"
+[ "$rc" -eq 0 ] || fail "run.sh exited $rc"
+grep -q '<- default' "$WORK/results/devices.txt" || fail "no device listed"
+grep -qE '^- exit 0: .*PASSED' "$S" || fail "the unit tests did not pass"
+grep -qE '^- cpu, inference list: 2 passed, 0 failed' "$S" || fail "the CPU conformance run did not pass"
+grep -E '^\| (cpu|vulkan|opencl) \|' "$S" >"$WORK/rows" || fail "no latency rows"
+if grep -q failed "$WORK/rows"; then fail "a latency cell failed"; fi
+for b in vulkan opencl; do
+  if sed -n "/^$b:/,/^[a-z]*:/p" "$WORK/results/devices.txt" | grep -q '<- default'; then
+    grep -qE "^- $b, float-only list: 2 passed, 0 failed.*2 of the 2 passed ran every node on $b" "$S" ||
+      fail "$b conformance not reported as passing wholly on $b"
+    grep -q "^| $b | fp16 |" "$WORK/rows" || fail "no $b fp16 row"
+  fi
+done
+echo "PASS: the bundle ran from $WORK/unpacked"
