@@ -304,6 +304,59 @@ TEST(FoldConvBatchNorm, ImporterFoldsConvBatchNorm) {
   EXPECT_EQ(g->initializers.count("var"), 0u);
 }
 
+// x(1x4x5x6) -> ConvTranspose(stride 2, W [4, M/group, 3, 3], bias) -> BN over M -> y.
+std::shared_ptr<Graph> convTransposeBnGraph(int64_t group, int64_t outPerGroup) {
+  GraphBuilder b;
+  const int64_t M = group * outPerGroup;
+  const std::string x = b.input("x", DataType::kF32, {1, 4, 5, 6});
+  Attributes ct;
+  ct.setInts("strides", {2, 2});
+  ct.setInt("group", group);
+  const std::string c = b.op("ConvTranspose", {x, b.constant("w", randomTensorOf({4, outPerGroup, 3, 3}, 11, -1, 1)),
+                                               b.constant("b", randomTensorOf({M}, 12, -1, 1))},
+                             ct, 1, "ct")[0];
+  const std::string y = b.op("BatchNormalization",
+                             {c, b.constant("scale", randomTensorOf({M}, 13, 0.5f, 2.f)),
+                              b.constant("shift", randomTensorOf({M}, 14, -1, 1)),
+                              b.constant("mean", randomTensorOf({M}, 15, -1, 1)),
+                              b.constant("var", randomTensorOf({M}, 16, 0.1f, 2.f))},
+                             {}, 1, "bn")[0];
+  b.output(y);
+  std::shared_ptr<Graph> g;
+  EXPECT_TRUE(b.build(&g).isOk());
+  return g;
+}
+
+// Runs `g` on the CPU with input x and returns its first output.
+Tensor runOnCpu(const std::shared_ptr<Graph>& g, const Tensor& x) {
+  std::unique_ptr<Session> session;
+  Status s = Session::create(g, SessionOptions{}, &session);
+  EXPECT_TRUE(s.isOk()) << s.message();
+  std::map<std::string, Tensor> outputs;
+  if (s.isOk()) s = session->run({{"x", x}}, &outputs);
+  EXPECT_TRUE(s.isOk()) << s.message();
+  return s.isOk() ? outputs.at(g->outputs[0].name) : Tensor();
+}
+
+// ConvTranspose keeps output channel m's weights along W's second axis, per group.
+TEST(FoldConvBatchNorm, ConvTransposeGivesTheSameNumbersAsUnfolded) {
+  const Tensor x = randomTensorOf({1, 4, 5, 6}, 17, -2, 2);
+  for (auto [group, outPerGroup] : {std::pair<int64_t, int64_t>{1, 5}, {2, 3}}) {
+    auto unfolded = convTransposeBnGraph(group, outPerGroup);
+    auto folded = std::make_shared<Graph>(*unfolded);
+    int count = 0;
+    ASSERT_TRUE(foldConvBatchNorm(folded.get(), &count).isOk());
+    ASSERT_EQ(count, 1) << "group " << group;
+    ASSERT_EQ(folded->nodes.size(), 1u);
+    EXPECT_EQ(folded->nodes[0].opType, "ConvTranspose");
+    const Tensor e = runOnCpu(unfolded, x), a = runOnCpu(folded, x);
+    ASSERT_EQ(a.shape(), e.shape());
+    for (int64_t i = 0; i < e.elementCount(); ++i)
+      ASSERT_NEAR(a.data<float>()[i], e.data<float>()[i], 1e-5 + 1e-4 * std::fabs(e.data<float>()[i]))
+          << "group " << group << " at " << i;
+  }
+}
+
 TEST(FoldConvBatchNorm, GivesTheSameNumbersAsUnfolded) {
   for (const char* op : {"Conv", "BatchNormalization"}) {
     if (!ExecutionRegistry::instance().find(BackendType::kCPU, op)) {

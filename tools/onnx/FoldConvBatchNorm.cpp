@@ -1,10 +1,11 @@
-// Conv + BatchNormalization folding (see FoldConvBatchNorm.hpp for the algebra). Every
+// Conv or ConvTranspose + BatchNormalization folding (see FoldConvBatchNorm.hpp for the algebra). Every
 // condition is checked before anything changes, so a pattern that does not fit is left as is.
 #include "tools/onnx/FoldConvBatchNorm.hpp"
 
 #include <cmath>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "tools/onnx/GraphPass.hpp"
 
@@ -30,7 +31,13 @@ bool tryFold(Graph& g, Node& conv, const Node& bn) {
 
   const Tensor* w = f32Initializer(g, conv.inputs[1]);
   if (!w || w->rank() < 3) return false;
-  const int64_t m = w->dim(0);
+  // Output channel m's weights: Conv's W is [M, C/group, k...], so W[m] is contiguous;
+  // ConvTranspose's is [C, M/group, k...], so m = group * (M/group) + j is W[c][j] for each
+  // input channel c of that group.
+  const bool transposed = conv.opType == "ConvTranspose";
+  const int64_t group = conv.attrs.getInt("group", 1);
+  if (group < 1 || (transposed && w->dim(0) % group != 0)) return false;
+  const int64_t m = transposed ? w->dim(1) * group : w->dim(0);
   const bool hasBias = conv.inputs.size() > 2 && !conv.inputs[2].empty();
   const Tensor* b = hasBias ? f32Initializer(g, conv.inputs[2]) : nullptr;
   if (hasBias && !isVectorOf(b, m)) return false;
@@ -46,15 +53,26 @@ bool tryFold(Graph& g, Node& conv, const Node& bn) {
 
   Tensor newW = Tensor::hostAllocate(w->shape(), DataType::kF32);
   Tensor newB = Tensor::hostAllocate({m}, DataType::kF32);
-  const int64_t perChannel = w->elementCount() / (m ? m : 1);
+  std::vector<double> s(static_cast<size_t>(m));
   for (int64_t c = 0; c < m; ++c) {
-    const double s = scale->data<float>()[c] / std::sqrt(double(var->data<float>()[c]) + eps);
-    const float* src = w->data<float>() + c * perChannel;
-    float* dst = newW.data<float>() + c * perChannel;
-    for (int64_t k = 0; k < perChannel; ++k) dst[k] = static_cast<float>(src[k] * s);
+    s[c] = scale->data<float>()[c] / std::sqrt(double(var->data<float>()[c]) + eps);
     const double bias = hasBias ? b->data<float>()[c] : 0.0;
     newB.data<float>()[c] =
-        static_cast<float>((bias - mean->data<float>()[c]) * s + shift->data<float>()[c]);
+        static_cast<float>((bias - mean->data<float>()[c]) * s[c] + shift->data<float>()[c]);
+  }
+  const float* src = w->data<float>();
+  float* dst = newW.data<float>();
+  if (!transposed) {
+    const int64_t perChannel = w->elementCount() / (m ? m : 1);
+    for (int64_t k = 0; k < w->elementCount(); ++k) dst[k] = static_cast<float>(src[k] * s[k / perChannel]);
+  } else {
+    const int64_t C = w->dim(0), mg = w->dim(1), taps = w->elementCount() / (C * mg);
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t j = 0; j < mg; ++j)
+        for (int64_t t = 0; t < taps; ++t) {
+          const int64_t k = (c * mg + j) * taps + t;
+          dst[k] = static_cast<float>(src[k] * s[(c / (C / group)) * mg + j]);
+        }
   }
 
   // New names: the originals may be shared with other nodes.
@@ -89,7 +107,7 @@ Status foldConvBatchNorm(Graph* graph, int* folded) {
     auto p = producer.find(bn.inputs[0]);
     if (p == producer.end() || removed[p->second]) continue;
     Node& conv = g.nodes[p->second];
-    if (conv.opType != "Conv" || !conv.domain.empty()) continue;
+    if ((conv.opType != "Conv" && conv.opType != "ConvTranspose") || !conv.domain.empty()) continue;
     // The Conv output must feed this BN alone (one use, and not a graph output).
     auto u = uses.find(bn.inputs[0]);
     if (u == uses.end() || u->second != 1) continue;
