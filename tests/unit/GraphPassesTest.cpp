@@ -9,6 +9,7 @@
 #include "tools/onnx/FoldConvAffine.hpp"
 #include "tools/onnx/FuseActivationAffine.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
+#include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
 
 namespace tessera {
@@ -232,6 +233,113 @@ TEST(FuseActivationAffine, LeavesWhatIsNotAScalarAffineOfTheActivation) {
   g.output(g.op1("Add", {g.op1("Conv", {"x", w}), half}));  // no activation: FoldConvAffine's job
   Graph changed = *build(g);
   EXPECT_EQ(fuseActivationAffine(&changed), 0);
+}
+
+// A Conv's shape and the Conv making a tensor of its output's shape, for FuseConvAdd.
+struct ConvCase {
+  const char* what;
+  Shape x;
+  int64_t m, group;
+  std::vector<int64_t> kernel, strides, pads;
+};
+
+// Every CPU Conv kernel: GEMM (ragged 6-channel output blocks; groups; pointwise on whole
+// blocks, read in place), Winograd (3x3 stride 1, 16 channels), few input channels, depthwise,
+// 1-D on NCHW; batch 2 and odd sizes throughout.
+const std::vector<ConvCase>& convCases() {
+  static const std::vector<ConvCase> cases = {
+      {"gemm", {2, 5, 7, 9}, 6, 1, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {"gemm strided", {2, 5, 7, 9}, 6, 1, {3, 3}, {2, 2}, {1, 0, 1, 1}},
+      {"grouped", {2, 6, 5, 7}, 6, 2, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {"pointwise", {2, 8, 5, 7}, 12, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}},
+      {"winograd", {2, 16, 7, 9}, 10, 1, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {"few channels", {2, 3, 9, 11}, 6, 1, {3, 3}, {2, 2}, {1, 1, 1, 1}},
+      {"depthwise", {2, 5, 7, 9}, 5, 5, {3, 3}, {1, 1}, {1, 1, 1, 1}},
+      {"depthwise strided", {2, 6, 7, 9}, 6, 6, {5, 5}, {2, 2}, {2, 2, 2, 2}},
+      {"1-D", {2, 5, 9}, 6, 1, {3}, {1}, {1, 1}},
+  };
+  return cases;
+}
+
+// Conv `c` of x, with bias (or without), and a tensor z of its output's shape (a sigmoid of
+// another conv of x, so neither is a constant).
+std::pair<std::string, std::string> convAndSum(GraphBuilder& g, const ConvCase& c, bool bias, uint32_t seed) {
+  Attributes conv;
+  conv.setInt("group", c.group);
+  conv.setInts("strides", c.strides);
+  conv.setInts("pads", c.pads);
+  Shape w = {c.m, c.x[1] / c.group}, wz = {c.m, c.x[1]};
+  w.insert(w.end(), c.kernel.begin(), c.kernel.end());
+  wz.insert(wz.end(), c.kernel.begin(), c.kernel.end());
+  std::vector<std::string> in = {"x", g.constant("w", randomTensor(w, seed))};
+  if (bias) in.push_back(g.constant("b", randomTensor({c.m}, seed + 1)));
+  const std::string y = g.op1("Conv", in, conv);
+  conv.setInt("group", 1);
+  const std::string z = g.op1("Sigmoid", {g.op1("Conv", {"x", g.constant("wz", randomTensor(wz, seed + 2))}, conv)});
+  return {y, z};
+}
+
+// Conv -> Add -> activation (none and each kind) become one Conv with Z and the activation,
+// with the CPU's answers unchanged on every Conv kernel. The Add takes the Conv's output on
+// either side.
+TEST(FuseConvAdd, SumsBeforeTheActivationGiveTheUnfusedAnswers) {
+  struct Act { const char* op; Attributes attrs; std::vector<float> clip; };
+  Attributes leaky, hsig;
+  leaky.setFloat("alpha", 0.1f);
+  hsig.setFloat("alpha", 0.25f);
+  hsig.setFloat("beta", 0.4f);
+  const Act acts[] = {{"", {}, {}},      {"Relu", {}, {}},        {"Clip", {}, {-0.5f, 0.75f}},
+                      {"LeakyRelu", leaky, {}}, {"Sigmoid", {}, {}}, {"HardSigmoid", hsig, {}},
+                      {"HardSwish", {}, {}}};
+  uint32_t seed = 1;
+  for (const ConvCase& c : convCases())
+    for (const Act& act : acts) {
+      const bool bias = seed % 3 != 0, convFirst = seed % 2 == 0;
+      GraphBuilder g;
+      g.input("x", DataType::kF32, std::vector<int64_t>(c.x.begin(), c.x.end()));
+      const auto [y, z] = convAndSum(g, c, bias, seed += 3);
+      std::vector<std::string> in = {g.op1("Add", convFirst ? std::vector<std::string>{y, z}
+                                                           : std::vector<std::string>{z, y})};
+      if (!act.clip.empty()) {
+        in.push_back(g.constant("lo", filled({}, act.clip[0])));
+        in.push_back(g.constant("hi", filled({}, act.clip[1])));
+      }
+      g.output(*act.op ? g.op1(act.op, in, act.attrs) : in[0]);
+      const std::string what = std::string(c.what) + " " + (*act.op ? act.op : "no activation") +
+                               (bias ? "" : " no bias");
+      expectSameAfter(*build(g), [&](Graph* graph) {
+        EXPECT_EQ(fuseConvAdd(graph), 1) << what;
+        EXPECT_EQ(fuseConvActivation(graph), *act.op ? 2 : 1) << what;  // z's Sigmoid too
+        const Node& fused = graph->nodes.back();
+        EXPECT_EQ(fused.inputs.size(), 4u) << what;
+        EXPECT_EQ(fused.inputs[3], z) << what;
+      }, 2, what);
+    }
+}
+
+TEST(FuseConvAdd, LeavesSharedOutputsBroadcastsUnknownShapesAndFusedActivations) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 3, 4, 4});
+  const std::string w = g.constant("w", randomTensor({3, 3, 1, 1}, 1));
+  const std::string c1 = g.op1("Conv", {"x", w});
+  g.output(g.op1("Add", {c1, "x"}));
+  g.output(g.op1("Relu", {c1}));  // a second consumer
+  const std::string c2 = g.op1("Conv", {"x", w});
+  g.output(g.op1("Add", {c2, "x"}));
+  g.output(c2);  // the conv output is also a graph output
+  g.output(g.op1("Add", {g.op1("Conv", {"x", w}), g.constant("perChannel", randomTensor({1, 3, 1, 1}, 2))}));
+  Attributes relu;
+  relu.setString("activation", "Relu");
+  g.output(g.op1("Add", {g.op1("Conv", {"x", w}, relu), "x"}));  // the activation would come first
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseConvAdd(&changed), 0);
+
+  GraphBuilder dynamic;  // shapes known only at run time
+  dynamic.input("x", DataType::kF32, {1, 3, -1, -1});
+  dynamic.output(dynamic.op1("Add", {dynamic.op1("Conv", {"x", dynamic.constant("w", randomTensor({3, 3, 1, 1}, 1))}),
+                                     "x"}));
+  changed = *build(dynamic);
+  EXPECT_EQ(fuseConvAdd(&changed), 0);
 }
 
 // Malformed fused-activation attributes are clean errors naming the node and the cause.

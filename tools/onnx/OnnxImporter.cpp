@@ -15,6 +15,7 @@
 #include "tools/onnx/FoldConvAffine.hpp"
 #include "tools/onnx/FoldConvBatchNorm.hpp"
 #include "tools/onnx/FuseActivationAffine.hpp"
+#include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
@@ -259,6 +260,7 @@ Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, 
   TESSERA_RETURN_IF_ERROR(foldConvBatchNorm(g));
   foldConvAffine(g);
   fuseHardSwish(g);
+  fuseConvAdd(g);  // before the activation that may follow the Add
   fuseConvActivation(g);
   fuseActivationAffine(g);
   return g->validate();

@@ -86,6 +86,7 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   if (x->dtype() != DataType::kF32 || w->dtype() != DataType::kF32) return nullptr;
   if (bias && bias->dtype() != DataType::kF32) return nullptr;
   if (x->rank() != 3 && x->rank() != 4) return nullptr;
+  if (convSumInput(inputs)) return nullptr;  // Z: not yet
   ConvParams p;
   if (!ConvParams::parse(node, &p).isOk()) return nullptr;
   ConvShape s;

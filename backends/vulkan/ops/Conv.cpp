@@ -103,6 +103,7 @@ class VulkanConv final : public VulkanExecution {
 TESSERA_VK_CREATOR(createConv) {
   if (inputs.size() < 2 || !inputs[0] || !inputs[1] || !allFloat32(inputs) || !allFloat32(outputs)) return nullptr;
   if (!vkops::fits32(inputs) || !vkops::fits32(outputs)) return nullptr;
+  if (convSumInput(inputs)) return nullptr;  // Z: not yet
   ConvParams p;
   if (!ConvParams::parse(node, &p).isOk()) return nullptr;
   ConvShape cs;
