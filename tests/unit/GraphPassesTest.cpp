@@ -3,6 +3,7 @@
 // outputs with fewer nodes, and leave alone what they must not touch.
 #include <gtest/gtest.h>
 
+#include "support/ConvSumCases.hpp"
 #include "support/OpTest.hpp"
 #include "tessera/Session.hpp"
 #include "tools/onnx/ConstantsToInitializers.hpp"
@@ -235,35 +236,9 @@ TEST(FuseActivationAffine, LeavesWhatIsNotAScalarAffineOfTheActivation) {
   EXPECT_EQ(fuseActivationAffine(&changed), 0);
 }
 
-// A Conv's shape and the Conv making a tensor of its output's shape, for FuseConvAdd.
-struct ConvCase {
-  const char* what;
-  Shape x;
-  int64_t m, group;
-  std::vector<int64_t> kernel, strides, pads;
-};
-
-// Every CPU Conv kernel: GEMM (ragged 6-channel output blocks; groups; pointwise on whole
-// blocks, read in place), Winograd (3x3 stride 1, 16 channels), few input channels, depthwise,
-// 1-D on NCHW; batch 2 and odd sizes throughout.
-const std::vector<ConvCase>& convCases() {
-  static const std::vector<ConvCase> cases = {
-      {"gemm", {2, 5, 7, 9}, 6, 1, {3, 3}, {1, 1}, {1, 1, 1, 1}},
-      {"gemm strided", {2, 5, 7, 9}, 6, 1, {3, 3}, {2, 2}, {1, 0, 1, 1}},
-      {"grouped", {2, 6, 5, 7}, 6, 2, {3, 3}, {1, 1}, {1, 1, 1, 1}},
-      {"pointwise", {2, 8, 5, 7}, 12, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}},
-      {"winograd", {2, 16, 7, 9}, 10, 1, {3, 3}, {1, 1}, {1, 1, 1, 1}},
-      {"few channels", {2, 3, 9, 11}, 6, 1, {3, 3}, {2, 2}, {1, 1, 1, 1}},
-      {"depthwise", {2, 5, 7, 9}, 5, 5, {3, 3}, {1, 1}, {1, 1, 1, 1}},
-      {"depthwise strided", {2, 6, 7, 9}, 6, 6, {5, 5}, {2, 2}, {2, 2, 2, 2}},
-      {"1-D", {2, 5, 9}, 6, 1, {3}, {1}, {1, 1}},
-  };
-  return cases;
-}
-
 // Conv `c` of x, with bias (or without), and a tensor z of its output's shape (a sigmoid of
 // another conv of x, so neither is a constant).
-std::pair<std::string, std::string> convAndSum(GraphBuilder& g, const ConvCase& c, bool bias, uint32_t seed) {
+std::pair<std::string, std::string> convAndSum(GraphBuilder& g, const ConvSumCase& c, bool bias, uint32_t seed) {
   Attributes conv;
   conv.setInt("group", c.group);
   conv.setInts("strides", c.strides);
@@ -280,8 +255,8 @@ std::pair<std::string, std::string> convAndSum(GraphBuilder& g, const ConvCase& 
 }
 
 // Conv -> Add -> activation (none and each kind) become one Conv with Z and the activation,
-// with the CPU's answers unchanged on every Conv kernel. The Add takes the Conv's output on
-// either side.
+// with the CPU's answers unchanged on every Conv kernel (support/ConvSumCases.hpp). The Add
+// takes the Conv's output on either side.
 TEST(FuseConvAdd, SumsBeforeTheActivationGiveTheUnfusedAnswers) {
   struct Act { const char* op; Attributes attrs; std::vector<float> clip; };
   Attributes leaky, hsig;
@@ -292,7 +267,7 @@ TEST(FuseConvAdd, SumsBeforeTheActivationGiveTheUnfusedAnswers) {
                       {"LeakyRelu", leaky, {}}, {"Sigmoid", {}, {}}, {"HardSigmoid", hsig, {}},
                       {"HardSwish", {}, {}}};
   uint32_t seed = 1;
-  for (const ConvCase& c : convCases())
+  for (const ConvSumCase& c : convSumCases())
     for (const Act& act : acts) {
       const bool bias = seed % 3 != 0, convFirst = seed % 2 == 0;
       GraphBuilder g;
