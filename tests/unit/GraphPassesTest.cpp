@@ -12,6 +12,7 @@
 #include "tools/onnx/FuseConvActivation.hpp"
 #include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
+#include "tools/onnx/FuseResidualScale.hpp"
 
 namespace tessera {
 namespace test {
@@ -315,6 +316,55 @@ TEST(FuseConvAdd, LeavesSharedOutputsBroadcastsUnknownShapesAndFusedActivations)
                                      "x"}));
   changed = *build(dynamic);
   EXPECT_EQ(fuseConvAdd(&changed), 0);
+}
+
+// x + x * s with s a fused-activation Conv (PP-OCRv4 det's RSE block: s = HardSigmoid(Conv(
+// Relu(Conv(GlobalAveragePool(x)))))) becomes x * (s + 1), operands in either order, with and
+// without an affine already after the activation.
+TEST(FuseResidualScale, ResidualScaleBlocksBecomeOneMul) {
+  for (int variant = 0; variant < 4; ++variant) {
+    GraphBuilder g;
+    g.input("x", DataType::kF32, {2, 6, 5, 7});
+    const std::string c = g.op1("Conv", {"x", g.constant("w", randomTensor({6, 6, 3, 3}, 1))}, [] {
+      Attributes a;
+      a.setInts("pads", {1, 1, 1, 1});
+      return a;
+    }());
+    const std::string squeezed = g.op1("Relu", {g.op1("Conv", {g.op1("GlobalAveragePool", {c}),
+                                                               g.constant("w1", randomTensor({3, 6, 1, 1}, 2))})});
+    Attributes hsig;
+    hsig.setFloat("alpha", 0.2f);
+    hsig.setFloat("beta", 0.5f);
+    std::string s = g.op1("HardSigmoid", {g.op1("Conv", {squeezed, g.constant("w2", randomTensor({6, 3, 1, 1}, 3)),
+                                                         g.constant("b2", randomTensor({6}, 4))})}, hsig);
+    if (variant == 3) s = g.op1("Mul", {s, g.constant("k", filled({1}, 0.5f))});  // an affine after it
+    const std::string mul = g.op1("Mul", variant % 2 ? std::vector<std::string>{s, c} : std::vector<std::string>{c, s});
+    g.output(g.op1("Add", variant >= 2 ? std::vector<std::string>{mul, c} : std::vector<std::string>{c, mul}));
+    expectSameAfter(*build(g), [&](Graph* graph) {
+      fuseConvActivation(graph);
+      fuseActivationAffine(graph);
+      EXPECT_EQ(fuseResidualScale(graph), 1) << variant;
+    }, 5, "variant " + std::to_string(variant));  // Conv, GlobalAveragePool, Conv, Conv, Mul
+  }
+}
+
+TEST(FuseResidualScale, LeavesSharedValuesAndScalesWithoutAFusedActivation) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 3, 4, 4});
+  const std::string w = g.constant("w", randomTensor({3, 3, 1, 1}, 1));
+  Attributes sig;
+  sig.setString("activation", "Sigmoid");
+  const std::string s1 = g.op1("Conv", {"x", w}, sig);
+  const std::string m1 = g.op1("Mul", {"x", s1});
+  g.output(g.op1("Add", {"x", m1}));
+  g.output(m1);  // the product is read elsewhere
+  const std::string s2 = g.op1("Conv", {"x", w}, sig);
+  g.output(g.op1("Add", {"x", g.op1("Mul", {"x", s2})}));
+  g.output(s2);  // the scale is read elsewhere
+  g.output(g.op1("Add", {"x", g.op1("Mul", {"x", g.op1("Conv", {"x", w})})}));  // no activation to shift
+  g.output(g.op1("Add", {"x", g.op1("Mul", {g.op1("Relu", {"x"}), g.op1("Conv", {"x", w}, sig)})}));  // x * s + y
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseResidualScale(&changed), 0);
 }
 
 // Malformed fused-activation attributes are clean errors naming the node and the cause.

@@ -18,6 +18,7 @@
 #include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
+#include "tools/onnx/FuseResidualScale.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
 
 namespace tessera {
@@ -263,6 +264,7 @@ Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, 
   fuseConvAdd(g);  // before the activation that may follow the Add
   fuseConvActivation(g);
   fuseActivationAffine(g);
+  fuseResidualScale(g);
   return g->validate();
 }
 
