@@ -1,4 +1,10 @@
 // Conv and ConvTranspose: attributes, and the geometry they give for concrete x/W shapes.
+//
+// Conv inputs: X, W, optional B (ONNX), and Tessera's optional Z (index kConvSumInput), a tensor
+// of exactly Y's shape added after the bias and before the fused activation:
+// Y = activation(conv(X, W) + B + Z), ONNX Runtime's FusedConv order. The import pass
+// tools/onnx/FuseConvAdd sets it from a Conv -> Add pair; every backend's Conv honours it.
+// ConvTranspose takes no Z.
 #pragma once
 #include "tessera/Backend.hpp"
 #include <cstdint>
@@ -11,6 +17,13 @@
 #include "tessera/Status.hpp"
 
 namespace tessera {
+
+constexpr size_t kConvSumInput = 3;  // Z
+
+// The Conv's Z input, or nullptr when it has none.
+inline const Tensor* convSumInput(const Tensors& inputs) {
+  return inputs.size() > kConvSumInput ? inputs[kConvSumInput] : nullptr;
+}
 
 struct ConvParams {
   WindowParams window;

@@ -1,5 +1,6 @@
 // Conv and ConvTranspose: y = [N, output channels, output spatial...] from the op's window
-// rule (ops/Conv.hpp: resolveConv, resolveConvTranspose); dtype of x.
+// rule (ops/Conv.hpp: resolveConv, resolveConvTranspose); dtype of x. Conv's optional Z must
+// have exactly that shape and dtype.
 #include "ops/Conv.hpp"
 #include "tessera/Registry.hpp"
 
@@ -24,6 +25,11 @@ Status convFamilyShape(ShapeContext& ctx, ConvResolver resolve) {
   if (b && (b->rank() != 1 || b->dim(0) != c.outChannels))
     return ctx.error("bias 'B' has shape " + shapeToString(b->shape()) + " but must be [" +
                      std::to_string(c.outChannels) + "]");
+  const Tensor* z = ctx.input(kConvSumInput);
+  if (z && resolve != resolveConv) return ctx.error("takes no input 'Z' (only Conv does)");
+  if (z && (z->shape() != c.outputShape() || z->dtype() != x->dtype()))
+    return ctx.error("input 'Z' is " + std::string(dataTypeName(z->dtype())) + " " + shapeToString(z->shape()) +
+                     " but must be the output's " + dataTypeName(x->dtype()) + " " + shapeToString(c.outputShape()));
   ctx.output(0) = Tensor(c.outputShape(), x->dtype());
   return Status::ok();
 }

@@ -70,4 +70,28 @@ inline void applyFusedActivation(const FusedActivation& a, float* y, int64_t cou
   activateRange(y, count, stride, [=](float v) { return v * scale + shift; });
 }
 
+// A Conv's Z input (ops/Conv.hpp), stored in y's layout: y[i * stride] += z[i * stride], on
+// the tile just written, before its activation.
+inline void addSumRange(float* y, const float* z, int64_t count, int64_t stride = 1) {
+  if (stride == 1) {
+    for (int64_t i = 0; i < count; ++i) y[i] += z[i];
+  } else {
+    for (int64_t i = 0; i < count; ++i) y[i * stride] += z[i * stride];
+  }
+}
+
+// y = activation(y + z) over a whole output, in parallel cache-sized chunks: for conv kernels
+// that write their output (with its bias, without the activation) before Z can be added.
+// The same traffic as the Add it replaces.
+inline void addSumAndActivate(ThreadPool& pool, float* y, const float* z, int64_t count, const FusedActivation& a) {
+  constexpr int64_t kChunk = 8192;
+  pool.parallelFor((count + kChunk - 1) / kChunk, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      const int64_t i0 = c * kChunk, n = std::min(kChunk, count - i0);
+      addSumRange(y + i0, z + i0, n);
+      applyFusedActivation(a, y + i0, n);
+    }
+  }, 1);
+}
+
 }  // namespace tessera

@@ -4,13 +4,20 @@
 //                grouped convs are packed dense with zeros across groups;
 //   depthwise:   [C4][kH][kW] float4.
 // bias: [outC4] float4. Padding channels have zero weights and bias. Each output is
-// activate4(acc) * actScale + actShift: the fused activation and the scalar affine after it.
+// activate4(acc + Z) * actScale + actShift: Z (src1, y's shape, read only with -DHAS_Z; see
+// ops/Conv.hpp), then the fused activation and the scalar affine after it.
 #include "common.h"
+
+#ifdef HAS_Z
+#define CONV_OUT(acc, x, y, width) (activate4((acc) + LOAD4(src1, x, y, width)) * actScale + actShift)
+#else
+#define CONV_OUT(acc, x, y, width) (activate4(acc) * actScale + actShift)
+#endif
 
 // Each work-item computes 4 neighbouring output columns (ow0..ow0+3) of 4 output channels,
 // so each packed weight read serves 4 pixels. global: (outC4 * ceil(outW/4), N * outH)
 __kernel void conv2d(NC4_IN(src), __global const float4* restrict weight,
-                     __global const float4* restrict bias, NC4_OUT(dst), int inC4, int inH,
+                     __global const float4* restrict bias, NC4_OUT(dst), NC4_IN(src1), int inC4, int inH,
                      int inW, int outC4, int outH, int outW, int kH, int kW, int strideH,
                      int strideW, int padH, int padW, int dilH, int dilW, int height,
                      float actScale, float actShift) {
@@ -54,15 +61,15 @@ __kernel void conv2d(NC4_IN(src), __global const float4* restrict weight,
   }
   const int outWidth = outC4 * outW;
   const int base = oc4 * outW + ow0;
-  STORE4(dst, base, y, outWidth, activate4(acc0) * actScale + actShift);
-  if (ow0 + 1 < outW) STORE4(dst, base + 1, y, outWidth, activate4(acc1) * actScale + actShift);
-  if (ow0 + 2 < outW) STORE4(dst, base + 2, y, outWidth, activate4(acc2) * actScale + actShift);
-  if (ow0 + 3 < outW) STORE4(dst, base + 3, y, outWidth, activate4(acc3) * actScale + actShift);
+  STORE4(dst, base, y, outWidth, CONV_OUT(acc0, base, y, outWidth));
+  if (ow0 + 1 < outW) STORE4(dst, base + 1, y, outWidth, CONV_OUT(acc1, base + 1, y, outWidth));
+  if (ow0 + 2 < outW) STORE4(dst, base + 2, y, outWidth, CONV_OUT(acc2, base + 2, y, outWidth));
+  if (ow0 + 3 < outW) STORE4(dst, base + 3, y, outWidth, CONV_OUT(acc3, base + 3, y, outWidth));
 }
 
 // global: (C4 * outW, N * outH)
 __kernel void depthwise(NC4_IN(src), __global const float4* restrict weight,
-                        __global const float4* restrict bias, NC4_OUT(dst), int C4, int inH,
+                        __global const float4* restrict bias, NC4_OUT(dst), NC4_IN(src1), int C4, int inH,
                         int inW, int outH, int outW, int kH, int kW, int strideH, int strideW,
                         int padH, int padW, int dilH, int dilW, int height, float actScale,
                         float actShift) {
@@ -84,7 +91,7 @@ __kernel void depthwise(NC4_IN(src), __global const float4* restrict weight,
       acc = mad(LOAD4(src, c4 * inW + iw, n * inH + ih, inWidth), w[kh * kW + kw], acc);
     }
   }
-  STORE4(dst, x, y, outWidth, activate4(acc) * actScale + actShift);
+  STORE4(dst, x, y, outWidth, CONV_OUT(acc, x, y, outWidth));
 }
 
 // ConvTranspose: y[oh] gathers x[ih] where oh = ih * stride - pad + kh * dil.

@@ -1,6 +1,7 @@
 // variants: GEMM, DEPTHWISE, GENERIC, GEMM_IMAGE, DEPTHWISE_IMAGE, GENERIC_IMAGE ; precision: fp32 fp16
 // Direct convolution over up to 3 spatial dims (1-D and 2-D use leading extents of 1),
-// grouped, depthwise, dilated, strided, padded, with an optional bias and fused activation,
+// grouped, depthwise, dilated, strided, padded, with an optional bias, an optional Z of y's
+// shape added before the fused activation (ops/Conv.hpp: y = act(conv + bias + Z)),
 // on NC4HW4 tensors (x and y; *_IMAGE builds: storage images, else NCHW buffers with
 // 4-channel loads, see NC4_IN). Each invocation computes 4 output channels (one c4 block)
 // at PX consecutive output columns (8 for GEMM, 4 otherwise: on lavapipe each load is a
@@ -12,7 +13,7 @@
 //   GENERIC (other groupings): each output lane gathers its group's channels one by one.
 // P: 0 count, 1 C, 2 M, 3 group, 4 hasBias, 5 act, 6 actA, 7 actB,
 //    8..10 in DHW, 11..13 out DHW, 14..16 kernel, 17..19 stride, 20..22 dilation, 23..25 pad,
-//    26 scale, 27 shift (after the activation)
+//    26 scale, 27 shift (after the activation), 28 hasZ
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #if defined(GEMM_IMAGE) || defined(DEPTHWISE_IMAGE) || defined(GENERIC_IMAGE)
@@ -32,6 +33,7 @@ TENSOR_IN(1, w);
 #endif
 TENSOR_IN(2, bias);
 NC4_OUT(3, y);
+NC4_IN(4, z);  // bound to x when there is no Z
 #ifdef KIND_GEMM
 #define PX 8
 #else
@@ -115,7 +117,12 @@ void main() {
     }
   }
   int act = pint(5);
+  bool hasZ = pint(28) != 0;
   float a = pfloat(6), b = pfloat(7), scale = pfloat(26), shift = pfloat(27);
-  for (int p = 0; p < PX; ++p)
-    if (ox0 + p < OW) store_y(gy, n, m4, oz * OH + oy, ox0 + p, activate4(act, acc[p], a, b) * scale + shift);
+  for (int p = 0; p < PX; ++p) {
+    if (ox0 + p >= OW) continue;
+    vec4 v = acc[p];
+    if (hasZ) v += load_z(gy, n, m4, oz * OH + oy, ox0 + p);
+    store_y(gy, n, m4, oz * OH + oy, ox0 + p, activate4(act, v, a, b) * scale + shift);
+  }
 }

@@ -3,6 +3,8 @@
 // depthwise, strides, dilations, pads; constant weights and weights computed at run time.
 #include <cmath>
 
+#include "backends/opencl/OpenClBackend.hpp"
+#include "support/ConvSumCases.hpp"
 #include "tests/opencl/OpenClTestSupport.hpp"
 
 namespace tessera {
@@ -86,6 +88,33 @@ TEST(OpenClConv, FusedActivations) {
                              a, std::string("Conv + ") + act + " + affine, group " + std::to_string(group),
                              {false, true, true});
     }
+}
+
+// Z (tools/onnx/FuseConvAdd) read at the store and added before every activation, on the
+// dense and depthwise kernels (support/ConvSumCases.hpp; 1-D too), against Conv -> Add ->
+// activation on the CPU; fp16 images, and buffers past the image limit.
+TEST(OpenClConv, SumInputBeforeTheActivation) {
+  REQUIRE_OPENCL();
+  using test::ConvSumCase;
+  using test::expectConvSumMatchesUnfused;
+  const auto& acts = test::convSumActivations();
+  size_t i = 0;
+  for (const ConvSumCase& c : test::convSumCases()) {
+    // Every activation on the dense and depthwise kernels, two per case elsewhere.
+    const bool all = std::string(c.what) == "gemm" || std::string(c.what) == "depthwise";
+    for (size_t a = 0; a < acts.size(); ++a)
+      if (all || a % 4 == i % 4) expectConvSumMatchesUnfused(c, acts[a], BackendType::kOpenCL);
+    expectConvSumMatchesUnfused(c, acts[i % acts.size()], BackendType::kOpenCL, Precision::kFP16, 2e-2, 2e-2);
+    ++i;
+  }
+  std::unique_ptr<Backend> b;
+  ASSERT_TRUE(BackendRegistry::instance().find(BackendType::kOpenCL)->create(BackendOptions{}, &b).isOk());
+  const auto& device = static_cast<OpenClBackend*>(b.get())->device();
+  if (!device.images) return;  // every tensor above was a buffer
+  // y and Z past the image limit (8 channels: 2 blocks of maxW / 2 + 1 columns), x an image.
+  const int64_t w = static_cast<int64_t>(device.image2dMaxWidth) / 2 + 1;
+  expectConvSumMatchesUnfused({"buffers", {1, 4, 2, w}, 8, 1, {3, 3}, {1, 1}, {1, 1, 1, 1}}, acts[7],
+                              BackendType::kOpenCL);
 }
 
 TEST(OpenClConvTranspose, SweepsStridesPadsGroups) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/ConvSumCases.hpp"
 #include "support/OpTest.hpp"
 
 namespace tessera {
@@ -253,6 +254,26 @@ TEST(ConvOp, RejectsMismatchedChannels) {
   OpRun r = runOp("Conv", {randomTensor({1, 5, 4, 4}, 1), randomTensor({8, 4, 3, 3}, 2)}, {}, 1, BackendType::kCPU);
   EXPECT_FALSE(r.status.isOk());
   EXPECT_NE(r.status.message().find("5 channels"), std::string::npos) << r.status.message();
+}
+
+// Z (ops/Conv.hpp) on every CPU Conv kernel, with every activation, against Conv -> Add ->
+// activation.
+TEST(ConvOp, SumInputBeforeTheActivation) {
+  for (const ConvSumCase& c : convSumCases())
+    for (const ConvSumActivation& act : convSumActivations()) expectConvSumMatchesUnfused(c, act, BackendType::kCPU);
+}
+
+// Z must have exactly the output's shape (no broadcasting), and ConvTranspose takes none.
+TEST(ConvOp, SumInputOfAnotherShapeIsAnError) {
+  const Tensor x = randomTensor({1, 3, 4, 4}, 1), w = randomTensor({4, 3, 1, 1}, 2), b = randomTensor({4}, 3);
+  OpRun r = runOp("Conv", {x, w, b, randomTensor({1, 4, 1, 1}, 4)}, {}, 1, BackendType::kCPU);
+  ASSERT_FALSE(r.status.isOk());
+  EXPECT_NE(r.status.message().find("input 'Z' is f32 1x4x1x1 but must be the output's f32 1x4x4x4"),
+            std::string::npos) << r.status.message();
+  r = runOp("ConvTranspose", {x, randomTensor({3, 4, 1, 1}, 5), b, randomTensor({1, 4, 4, 4}, 6)}, {}, 1,
+            BackendType::kCPU);
+  ASSERT_FALSE(r.status.isOk());
+  EXPECT_NE(r.status.message().find("takes no input 'Z'"), std::string::npos) << r.status.message();
 }
 
 // Conv -> Reciprocal -> {Conv, depthwise Conv, MaxPool, BatchNormalization}: Reciprocal keeps

@@ -3,13 +3,16 @@
 // outputs with fewer nodes, and leave alone what they must not touch.
 #include <gtest/gtest.h>
 
+#include "support/ConvSumCases.hpp"
 #include "support/OpTest.hpp"
 #include "tessera/Session.hpp"
 #include "tools/onnx/ConstantsToInitializers.hpp"
 #include "tools/onnx/FoldConvAffine.hpp"
 #include "tools/onnx/FuseActivationAffine.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
+#include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
+#include "tools/onnx/FuseResidualScale.hpp"
 
 namespace tessera {
 namespace test {
@@ -232,6 +235,136 @@ TEST(FuseActivationAffine, LeavesWhatIsNotAScalarAffineOfTheActivation) {
   g.output(g.op1("Add", {g.op1("Conv", {"x", w}), half}));  // no activation: FoldConvAffine's job
   Graph changed = *build(g);
   EXPECT_EQ(fuseActivationAffine(&changed), 0);
+}
+
+// Conv `c` of x, with bias (or without), and a tensor z of its output's shape (a sigmoid of
+// another conv of x, so neither is a constant).
+std::pair<std::string, std::string> convAndSum(GraphBuilder& g, const ConvSumCase& c, bool bias, uint32_t seed) {
+  Attributes conv;
+  conv.setInt("group", c.group);
+  conv.setInts("strides", c.strides);
+  conv.setInts("pads", c.pads);
+  Shape w = {c.m, c.x[1] / c.group}, wz = {c.m, c.x[1]};
+  w.insert(w.end(), c.kernel.begin(), c.kernel.end());
+  wz.insert(wz.end(), c.kernel.begin(), c.kernel.end());
+  std::vector<std::string> in = {"x", g.constant("w", randomTensor(w, seed))};
+  if (bias) in.push_back(g.constant("b", randomTensor({c.m}, seed + 1)));
+  const std::string y = g.op1("Conv", in, conv);
+  conv.setInt("group", 1);
+  const std::string z = g.op1("Sigmoid", {g.op1("Conv", {"x", g.constant("wz", randomTensor(wz, seed + 2))}, conv)});
+  return {y, z};
+}
+
+// Conv -> Add -> activation (none and each kind) become one Conv with Z and the activation,
+// with the CPU's answers unchanged on every Conv kernel (support/ConvSumCases.hpp). The Add
+// takes the Conv's output on either side.
+TEST(FuseConvAdd, SumsBeforeTheActivationGiveTheUnfusedAnswers) {
+  struct Act { const char* op; Attributes attrs; std::vector<float> clip; };
+  Attributes leaky, hsig;
+  leaky.setFloat("alpha", 0.1f);
+  hsig.setFloat("alpha", 0.25f);
+  hsig.setFloat("beta", 0.4f);
+  const Act acts[] = {{"", {}, {}},      {"Relu", {}, {}},        {"Clip", {}, {-0.5f, 0.75f}},
+                      {"LeakyRelu", leaky, {}}, {"Sigmoid", {}, {}}, {"HardSigmoid", hsig, {}},
+                      {"HardSwish", {}, {}}};
+  uint32_t seed = 1;
+  for (const ConvSumCase& c : convSumCases())
+    for (const Act& act : acts) {
+      const bool bias = seed % 3 != 0, convFirst = seed % 2 == 0;
+      GraphBuilder g;
+      g.input("x", DataType::kF32, std::vector<int64_t>(c.x.begin(), c.x.end()));
+      const auto [y, z] = convAndSum(g, c, bias, seed += 3);
+      std::vector<std::string> in = {g.op1("Add", convFirst ? std::vector<std::string>{y, z}
+                                                           : std::vector<std::string>{z, y})};
+      if (!act.clip.empty()) {
+        in.push_back(g.constant("lo", filled({}, act.clip[0])));
+        in.push_back(g.constant("hi", filled({}, act.clip[1])));
+      }
+      g.output(*act.op ? g.op1(act.op, in, act.attrs) : in[0]);
+      const std::string what = std::string(c.what) + " " + (*act.op ? act.op : "no activation") +
+                               (bias ? "" : " no bias");
+      expectSameAfter(*build(g), [&](Graph* graph) {
+        EXPECT_EQ(fuseConvAdd(graph), 1) << what;
+        EXPECT_EQ(fuseConvActivation(graph), *act.op ? 2 : 1) << what;  // z's Sigmoid too
+        const Node& fused = graph->nodes.back();
+        EXPECT_EQ(fused.inputs.size(), 4u) << what;
+        EXPECT_EQ(fused.inputs[3], z) << what;
+      }, 2, what);
+    }
+}
+
+TEST(FuseConvAdd, LeavesSharedOutputsBroadcastsUnknownShapesAndFusedActivations) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 3, 4, 4});
+  const std::string w = g.constant("w", randomTensor({3, 3, 1, 1}, 1));
+  const std::string c1 = g.op1("Conv", {"x", w});
+  g.output(g.op1("Add", {c1, "x"}));
+  g.output(g.op1("Relu", {c1}));  // a second consumer
+  const std::string c2 = g.op1("Conv", {"x", w});
+  g.output(g.op1("Add", {c2, "x"}));
+  g.output(c2);  // the conv output is also a graph output
+  g.output(g.op1("Add", {g.op1("Conv", {"x", w}), g.constant("perChannel", randomTensor({1, 3, 1, 1}, 2))}));
+  Attributes relu;
+  relu.setString("activation", "Relu");
+  g.output(g.op1("Add", {g.op1("Conv", {"x", w}, relu), "x"}));  // the activation would come first
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseConvAdd(&changed), 0);
+
+  GraphBuilder dynamic;  // shapes known only at run time
+  dynamic.input("x", DataType::kF32, {1, 3, -1, -1});
+  dynamic.output(dynamic.op1("Add", {dynamic.op1("Conv", {"x", dynamic.constant("w", randomTensor({3, 3, 1, 1}, 1))}),
+                                     "x"}));
+  changed = *build(dynamic);
+  EXPECT_EQ(fuseConvAdd(&changed), 0);
+}
+
+// x + x * s with s a fused-activation Conv (PP-OCRv4 det's RSE block: s = HardSigmoid(Conv(
+// Relu(Conv(GlobalAveragePool(x)))))) becomes x * (s + 1), operands in either order, with and
+// without an affine already after the activation.
+TEST(FuseResidualScale, ResidualScaleBlocksBecomeOneMul) {
+  for (int variant = 0; variant < 4; ++variant) {
+    GraphBuilder g;
+    g.input("x", DataType::kF32, {2, 6, 5, 7});
+    const std::string c = g.op1("Conv", {"x", g.constant("w", randomTensor({6, 6, 3, 3}, 1))}, [] {
+      Attributes a;
+      a.setInts("pads", {1, 1, 1, 1});
+      return a;
+    }());
+    const std::string squeezed = g.op1("Relu", {g.op1("Conv", {g.op1("GlobalAveragePool", {c}),
+                                                               g.constant("w1", randomTensor({3, 6, 1, 1}, 2))})});
+    Attributes hsig;
+    hsig.setFloat("alpha", 0.2f);
+    hsig.setFloat("beta", 0.5f);
+    std::string s = g.op1("HardSigmoid", {g.op1("Conv", {squeezed, g.constant("w2", randomTensor({6, 3, 1, 1}, 3)),
+                                                         g.constant("b2", randomTensor({6}, 4))})}, hsig);
+    if (variant == 3) s = g.op1("Mul", {s, g.constant("k", filled({1}, 0.5f))});  // an affine after it
+    const std::string mul = g.op1("Mul", variant % 2 ? std::vector<std::string>{s, c} : std::vector<std::string>{c, s});
+    g.output(g.op1("Add", variant >= 2 ? std::vector<std::string>{mul, c} : std::vector<std::string>{c, mul}));
+    expectSameAfter(*build(g), [&](Graph* graph) {
+      fuseConvActivation(graph);
+      fuseActivationAffine(graph);
+      EXPECT_EQ(fuseResidualScale(graph), 1) << variant;
+    }, 5, "variant " + std::to_string(variant));  // Conv, GlobalAveragePool, Conv, Conv, Mul
+  }
+}
+
+TEST(FuseResidualScale, LeavesSharedValuesAndScalesWithoutAFusedActivation) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 3, 4, 4});
+  const std::string w = g.constant("w", randomTensor({3, 3, 1, 1}, 1));
+  Attributes sig;
+  sig.setString("activation", "Sigmoid");
+  const std::string s1 = g.op1("Conv", {"x", w}, sig);
+  const std::string m1 = g.op1("Mul", {"x", s1});
+  g.output(g.op1("Add", {"x", m1}));
+  g.output(m1);  // the product is read elsewhere
+  const std::string s2 = g.op1("Conv", {"x", w}, sig);
+  g.output(g.op1("Add", {"x", g.op1("Mul", {"x", s2})}));
+  g.output(s2);  // the scale is read elsewhere
+  g.output(g.op1("Add", {"x", g.op1("Mul", {"x", g.op1("Conv", {"x", w})})}));  // no activation to shift
+  g.output(g.op1("Add", {"x", g.op1("Mul", {g.op1("Relu", {"x"}), g.op1("Conv", {"x", w}, sig)})}));  // x * s + y
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseResidualScale(&changed), 0);
 }
 
 // Malformed fused-activation attributes are clean errors naming the node and the cause.

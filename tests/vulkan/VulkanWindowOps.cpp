@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "backends/vulkan/VulkanContext.hpp"
+#include "support/ConvSumCases.hpp"
 #include "tests/vulkan/VulkanTestSupport.hpp"
 
 namespace tessera {
@@ -80,6 +81,29 @@ TEST(VulkanConv, FusedActivations) {
       expectVulkanMatchesCpu("Conv", {randomTensor({2, 6, 5, 7}, 61, -3.f, 3.f), randomTensor({m, 6 / group, 3, 3}, 62),
                                       randomTensor({m}, 63)}, a, 1, {false, true, true});
     }
+}
+
+// Z (tools/onnx/FuseConvAdd) read at the store and added before every activation, on the
+// GEMM, depthwise and generic kernels (support/ConvSumCases.hpp), against Conv -> Add ->
+// activation on the CPU; images, buffers (1-D and the wide case) and fp16 storage.
+TEST(VulkanConv, SumInputBeforeTheActivation) {
+  TESSERA_REQUIRE_VULKAN();
+  const auto& acts = convSumActivations();
+  size_t i = 0;
+  for (const ConvSumCase& c : convSumCases()) {
+    // Every activation on the GEMM and depthwise kernels, two per case elsewhere.
+    const bool all = std::string(c.what) == "gemm" || std::string(c.what) == "depthwise";
+    for (size_t a = 0; a < acts.size(); ++a)
+      if (all || a % 4 == i % 4) expectConvSumMatchesUnfused(c, acts[a], BackendType::kVulkan);
+    expectConvSumMatchesUnfused(c, acts[i % acts.size()], BackendType::kVulkan, Precision::kFP16, 2e-2, 2e-2);
+    ++i;
+  }
+  // Wider than the device's image limit: the NCHW buffer build.
+  std::shared_ptr<VulkanContext> ctx;
+  ASSERT_TRUE(VulkanContext::get("", &ctx).isOk());
+  const int64_t wide = static_cast<int64_t>(ctx->info().limits.maxImageDimension2D) + 116;
+  const ConvSumCase buffers = {"wide", {1, 3, 1, wide}, 5, 1, {1, 3}, {1, 1}, {0, 1, 0, 1}};
+  expectConvSumMatchesUnfused(buffers, acts[7], BackendType::kVulkan);
 }
 
 // 2-D convs pass their activations to each other in NC4HW4 storage images: the only

@@ -15,8 +15,10 @@
 #include "tools/onnx/FoldConvAffine.hpp"
 #include "tools/onnx/FoldConvBatchNorm.hpp"
 #include "tools/onnx/FuseActivationAffine.hpp"
+#include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
+#include "tools/onnx/FuseResidualScale.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
 
 namespace tessera {
@@ -259,8 +261,10 @@ Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, 
   TESSERA_RETURN_IF_ERROR(foldConvBatchNorm(g));
   foldConvAffine(g);
   fuseHardSwish(g);
+  fuseConvAdd(g);  // before the activation that may follow the Add
   fuseConvActivation(g);
   fuseActivationAffine(g);
+  fuseResidualScale(g);
   return g->validate();
 }
 

@@ -7,7 +7,9 @@
 // ChannelAddressing, so a folded (NCHW) run uses the same code. Depthwise 2-D convolutions
 // go to their own direct kernel (ConvDepthwise.cpp); 3x3 stride-1 ones with enough channels
 // through Winograd's transforms (ConvWinograd.hpp), and those with 1-4 input channels to a
-// direct kernel (ConvFewChannels.hpp).
+// direct kernel (ConvFewChannels.hpp). The optional Z input (ops/Conv.hpp), in y's layout, is
+// added to each GEMM tile before its activation; the other kernels write y with its bias and
+// a pass over the output adds Z and applies the activation.
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -38,6 +40,7 @@ class CpuConv final : public Execution {
     if (inputs[0]->rank() == 4 && resolveConv(params_, inputs[0]->shape(), inputs[1]->shape(), &s).isOk() &&
         FewChannelConv::takes(s))
       (*in)[0] = Layout::kNCHW;  // read where it lies: a 3-channel image gains nothing from packing
+    if (convSumInput(inputs)) (*in)[kConvSumInput] = (*out)[0];
   }
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
@@ -45,6 +48,8 @@ class CpuConv final : public Execution {
     geometry_ = shape_.window.padTo3D();
     xAddr_ = ChannelAddressing(inputs[0]->shape(), inputs[0]->layout());
     yAddr_ = ChannelAddressing(outputs[0]->shape(), outputs[0]->layout());
+    const Tensor* z = convSumInput(inputs);
+    if (z && z->layout() != outputs[0]->layout()) return Status::internal("Conv needs its input 'Z' in y's layout");
     taps_ = geometry_.kernelCount();
     K_ = shape_.inPerGroup() * taps_;
     positions_ = geometry_.outputCount();
@@ -144,9 +149,15 @@ class CpuConv final : public Execution {
     const float* x = inputs[0]->data<float>();
     const float* bias = inputs.size() > 2 && inputs[2] ? inputs[2]->data<float>() : nullptr;
     float* y = outputs[0]->data<float>();
+    const Tensor* zTensor = convSumInput(inputs);
+    const float* z = zTensor ? zTensor->data<float>() : nullptr;
     if (path_ != Path::kGemm) {
-      if (path_ == Path::kWinograd) winogradConv_.run(cpuPool(*this), x, bias, y, params_.activation);
-      if (path_ == Path::kFewChannels) fewChannelConv_.run(cpuPool(*this), x, bias, y, params_.activation);
+      const FusedActivation act = z ? FusedActivation() : params_.activation;  // applied after Z
+      if (path_ == Path::kWinograd) winogradConv_.run(cpuPool(*this), x, bias, y, act);
+      if (path_ == Path::kFewChannels) fewChannelConv_.run(cpuPool(*this), x, bias, y, act);
+      if (z)
+        addSumAndActivate(cpuPool(*this), y, z, static_cast<int64_t>(outputs[0]->byteSize() / sizeof(float)),
+                          params_.activation);
       zeroPaddingLanes(y, yAddr_);
       return Status::ok();
     }
@@ -154,7 +165,7 @@ class CpuConv final : public Execution {
     const int workers = workers_;
     cpuPool(*this).parallelFor(workers, [&](int64_t begin, int64_t end) {
       for (int64_t w = begin; w < end; ++w)
-        for (int64_t t = w; t < tasks_; t += workers) runTask(t, x, bias, y, w);
+        for (int64_t t = w; t < tasks_; t += workers) runTask(t, x, bias, z, y, w);
     }, 1);
     zeroPaddingLanes(y, yAddr_);
     return Status::ok();
@@ -197,7 +208,7 @@ class CpuConv final : public Execution {
     }
   }
 
-  void runTask(int64_t task, const float* x, const float* bias, float* y, int64_t worker) {
+  void runTask(int64_t task, const float* x, const float* bias, const float* z, float* y, int64_t worker) {
     const int64_t tiles = tilesPerGroup(tileRows_);
     const int64_t n0 = (task % colChunks_) * colChunk_, n1 = std::min(shape_.outPerGroup(), n0 + colChunk_);
     task /= colChunks_;
@@ -230,6 +241,7 @@ class CpuConv final : public Execution {
     gemmPackedTile(args, 0, rows, n0, n1);
 
     float* yBatch = y + n * yAddr_.batchStride;
+    const float* zBatch = z ? z + n * yAddr_.batchStride : nullptr;  // Z is laid out as y
     if (yAddr_.packed && outPerGroup % kChannelPack == 0) {
       // Whole output blocks: 4 adjacent product columns are one NC4HW4 pixel.
       for (int64_t m = n0; m < n1; m += kChannelPack) {
@@ -239,6 +251,7 @@ class CpuConv final : public Execution {
         float* dst = yBatch + yChannel_[oc] + p0 * kChannelPack;
         for (int64_t r = 0; r < rows; ++r)
           for (int l = 0; l < kChannelPack; ++l) dst[r * kChannelPack + l] = product[r * outPerGroup + m + l] + b[l];
+        if (zBatch) addSumRange(dst, zBatch + (dst - yBatch), rows * kChannelPack);
         applyFusedActivation(params_.activation, dst, rows * kChannelPack);
       }
       return;
@@ -249,6 +262,7 @@ class CpuConv final : public Execution {
       float* dst = yBatch + yChannel_[oc] + p0 * yAddr_.spatialStride;
       const int64_t step = yAddr_.spatialStride;
       for (int64_t r = 0; r < rows; ++r) dst[r * step] = product[r * outPerGroup + m] + b;
+      if (zBatch) addSumRange(dst, zBatch + (dst - yBatch), rows, step);
       applyFusedActivation(params_.activation, dst, rows, step);
     }
   }

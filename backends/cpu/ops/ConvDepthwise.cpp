@@ -87,6 +87,7 @@ class CpuDepthwiseConv final : public Execution {
     in->assign(inputs.size(), Layout::kNCHW);
     (*in)[0] = Layout::kNC4HW4;
     *out = {Layout::kNC4HW4};
+    if (convSumInput(inputs)) (*in)[kConvSumInput] = Layout::kNC4HW4;  // added row by row, as y
   }
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
@@ -94,6 +95,9 @@ class CpuDepthwiseConv final : public Execution {
     lanes_ = inputs[0]->layout() == Layout::kNC4HW4 ? kChannelPack : 1;
     if (outputs[0]->layout() != inputs[0]->layout())
       return Status::internal("depthwise Conv needs its input and output in the same layout");
+    const Tensor* z = convSumInput(inputs);
+    if (z && z->layout() != outputs[0]->layout())
+      return Status::internal("depthwise Conv needs its input 'Z' in y's layout");
     const int64_t blocks = lanes_ == 1 ? shape_.inChannels : channelBlocks(shape_.inChannels);
     biasOffset_ = blocks * shape_.window.kernelCount() * lanes_;
     const Tensor* w = inputs[1];
@@ -115,6 +119,8 @@ class CpuDepthwiseConv final : public Execution {
     const int64_t rows = shape_.batch * blocks * g.output[0];
     const float* x = inputs[0]->data<float>();
     float* y = outputs[0]->data<float>();
+    const Tensor* zTensor = convSumInput(inputs);
+    const float* z = zTensor ? zTensor->data<float>() : nullptr;
     cpuPool(*this).parallelFor(rows, [&](int64_t begin, int64_t end) {
       for (int64_t r = begin; r < end; ++r) {
         const int64_t oh = r % g.output[0];
@@ -127,6 +133,7 @@ class CpuDepthwiseConv final : public Execution {
         } else {
           row<1>(xp, yp, block, oh);
         }
+        if (z) addSumRange(yp, z + (yp - y), g.output[1] * lanes_);
         applyFusedActivation(params_.activation, yp, g.output[1] * lanes_);  // the row, still in cache
       }
     }, 1);

@@ -1,4 +1,4 @@
-// OpenCL Conv (1-D and 2-D, f32, constant weights, fused activation) on NC4HW4 tensors:
+// OpenCL Conv (1-D and 2-D, f32, constant weights, Z and a fused activation) on NC4HW4 tensors:
 // plain, strided, dilated, padded and grouped convolutions through one kernel (grouped weights packed dense
 // with zeros across groups), depthwise (group == C == M) through its own kernel.
 #include <string>
@@ -31,6 +31,7 @@ class OpenClConv final : public OpenClConvBase {
     in->assign(available.size(), Layout::kNCHW);
     (*in)[0] = Layout::kNC4HW4;
     (*out)[0] = Layout::kNC4HW4;
+    if (available.size() > kConvSumInput) (*in)[kConvSumInput] = Layout::kNC4HW4;  // Z: read as y is written
   }
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
@@ -50,17 +51,15 @@ class OpenClConv final : public OpenClConvBase {
     }
     const int64_t inH = g.input[1], inW = g.input[2], outH = g.output[1], outW = g.output[2];
     ClKernel* k = nullptr;
-    KernelOptions o = KernelOptions().storage("src", x).storage("dst", y);
+    const Tensor* z = convSumInput(inputs);
+    KernelOptions o = KernelOptions().storage("src", x).storage("dst", y).storage("src1", z ? z : x);  // x: unread
+    if (z) o.define("HAS_Z");
     if (act_.kind != FusedActivation::kNone)
       o.define("ACTIVATION", static_cast<long long>(act_.kind)).defineFloat("ACT_A", act_.alpha)
           .defineFloat("ACT_B", act_.beta);
-    if (depthwise_) {
-      TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::conv::depthwise, o, &k));
-      k->tensor(x).mem(weightBuf_.get()).mem(biasBuf_.get()).tensor(y).arg(inC4);
-    } else {
-      TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::conv::conv2d, o, &k));
-      k->tensor(x).mem(weightBuf_.get()).mem(biasBuf_.get()).tensor(y).arg(inC4);
-    }
+    TESSERA_RETURN_IF_ERROR(
+        addKernel(depthwise_ ? opencl::kernels::conv::depthwise : opencl::kernels::conv::conv2d, o, &k));
+    k->tensor(x).mem(weightBuf_.get()).mem(biasBuf_.get()).tensor(y).tensor(z ? z : x).arg(inC4);
     k->arg(inH).arg(inW);
     if (!depthwise_) k->arg(outC4);
     k->arg(outH).arg(outW).arg(g.kernel[1]).arg(g.kernel[2]).arg(g.stride[1]).arg(g.stride[2]);

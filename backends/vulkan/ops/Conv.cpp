@@ -1,5 +1,5 @@
-// Vulkan Conv (1-D, 2-D and 3-D; grouped, depthwise, dilated, strided, padded, with bias and
-// a fused activation) on NC4HW4: storage images when they can hold the tensors (1-D and
+// Vulkan Conv (1-D, 2-D and 3-D; grouped, depthwise, dilated, strided, padded, with bias, Z
+// and a fused activation) on NC4HW4: storage images when they can hold the tensors (1-D and
 // 2-D), else the NCHW buffer build of the same kernel. Kernels: shaders/vulkan/conv.comp (weights: ConvWeights.hpp).
 #include "backends/vulkan/VulkanOps.hpp"
 #include "backends/vulkan/ops/ConvWeights.hpp"
@@ -44,12 +44,14 @@ class VulkanConv final : public VulkanExecution {
                      std::vector<Layout>* out) const override {
     in->assign(available.size(), Layout::kNCHW);
     (*in)[0] = (*out)[0] = images_ ? Layout::kNC4HW4 : Layout::kNCHW;
+    if (available.size() > kConvSumInput) (*in)[kConvSumInput] = (*out)[0];  // Z is read as y is written
   }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
     ConvShape cs;
     TESSERA_RETURN_IF_ERROR(resolveConv(params_, in[0]->shape(), in[1]->shape(), &cs));
     const bool hasBias = in.size() > 2 && in[2];
+    const Tensor* z = convSumInput(in);
     const ConvKind kind = kindOf(cs);
     const WindowGeometry w3 = cs.window.padTo3D();
     const int64_t m4 = (cs.outChannels + 3) / 4;
@@ -62,6 +64,7 @@ class VulkanConv final : public VulkanExecution {
     vkops::pushWindow(p, cs.window, false);
     p.push_back(floatBits(act.scale));
     p.push_back(floatBits(act.shift));
+    p.push_back(z ? 1u : 0u);
     // The weights: constant ones arrive on the host (readsConstantOnHost) and are packed and
     // uploaded now; computed ones are on the device and packed by conv_weights.comp each run.
     const bool hostWeights = in[1]->backend() != &vk();
@@ -91,7 +94,7 @@ class VulkanConv final : public VulkanExecution {
     }
     return dispatch(shaderOf(kind, images_),
                     {VulkanBackend::binding(in[0]), weights, hasBias ? VulkanBackend::binding(in[2]) : weights,
-                     VulkanBackend::binding(out[0])},
+                     VulkanBackend::binding(out[0]), VulkanBackend::binding(z ? z : in[0])},
                     p, invocations);
   }
 
@@ -109,7 +112,7 @@ TESSERA_VK_CREATOR(createConv) {
   if (!resolveConv(p, inputs[0]->shape(), inputs[1]->shape(), &cs).isOk()) return nullptr;
   if (cs.window.rank < 1 || cs.window.rank > 3) return nullptr;
   auto* vk = static_cast<VulkanBackend*>(b);
-  const bool images = cs.window.rank <= 2 && vk->imagesFit({inputs[0], outputs[0]});
+  const bool images = cs.window.rank <= 2 && vk->imagesFit({inputs[0], outputs[0]});  // Z has y's shape
   return std::make_unique<VulkanConv>(b, node, p, images);
 }
 

@@ -1,0 +1,59 @@
+#include "tools/onnx/FuseConvAdd.hpp"
+
+#include "ops/Conv.hpp"
+#include "tools/onnx/GraphPass.hpp"
+#include "tools/onnx/KnownShapes.hpp"
+
+namespace tessera {
+namespace {
+
+bool fusableConv(const Node& n) {
+  return n.opType == "Conv" && n.domain.empty() && n.outputs.size() == 1 && n.inputs.size() <= kConvSumInput &&
+         !n.attrs.has("activation") && !n.attrs.has("activation_affine");
+}
+
+}  // namespace
+
+int fuseConvAdd(Graph* graph) {
+  Graph& g = *graph;
+  const auto uses = pass::consumerCounts(g);
+  const auto made = pass::producers(g);
+  // (Add index, side of its Conv operand) for each structural match; shapes are checked
+  // below, and only computed when there is a candidate.
+  std::vector<std::pair<size_t, int>> candidates;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& add = g.nodes[i];
+    if (add.opType != "Add" || !add.domain.empty() || add.inputs.size() != 2 || add.outputs.size() != 1) continue;
+    for (int side = 0; side < 2; ++side) {
+      auto p = made.find(add.inputs[side]);
+      auto u = uses.find(add.inputs[side]);
+      if (p == made.end() || u == uses.end() || u->second != 1 || !fusableConv(g.nodes[p->second])) continue;
+      candidates.emplace_back(i, side);
+      break;
+    }
+  }
+  if (candidates.empty()) return 0;
+  const auto shapes = pass::knownShapes(g);
+  std::vector<bool> removed(g.nodes.size(), false);
+  int count = 0;
+  for (const auto& [i, side] : candidates) {
+    const Node& add = g.nodes[i];
+    const std::string& y = add.inputs[side];
+    const std::string& z = add.inputs[1 - side];
+    auto ys = shapes.find(y), zs = shapes.find(z);
+    if (ys == shapes.end() || zs == shapes.end() || ys->second != zs->second) continue;
+    // The fused Conv takes the Add's place, after both operands are made (topological order).
+    const size_t c = made.at(y);
+    Node conv = g.nodes[c];
+    conv.inputs.resize(kConvSumInput, "");  // no bias: ""
+    conv.inputs.push_back(z);
+    conv.outputs[0] = add.outputs[0];
+    g.nodes[i] = std::move(conv);
+    removed[c] = true;
+    ++count;
+  }
+  if (count) pass::removeNodes(g, removed, {});
+  return count;
+}
+
+}  // namespace tessera
