@@ -9,8 +9,6 @@ namespace tessera {
 // Y = BN(Conv(X, W, B)) becomes Y = Conv(X, W', B') with
 //   s = scale / sqrt(var + epsilon),  W'[m] = W[m] * s[m],  B' = (B - mean) * s + bias
 // (W[m]: output channel m's weights; ConvTranspose keeps them along W's second axis).
-// Besides a step less, the BN's scale no longer multiplies a rounded intermediate: in fp16
-// storage, PP-OCRv4 det's last ConvTranspose + BN amplified rounding about tenfold.
 // when the Conv output feeds only that BN (and is not a graph output), W, B and all BN
 // parameters are f32 initializers of matching sizes, and the BN is in inference mode.
 // The BN node is removed; initializers no node uses any more are dropped. `folded`, when
