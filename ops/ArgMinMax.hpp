@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "tessera/Graph.hpp"
+#include "tessera/Shape.hpp"
 #include "tessera/Status.hpp"
 
 namespace tessera {
@@ -22,6 +23,18 @@ struct ArgMinMaxParams {
     p.selectLastIndex = node.attrs.getInt("select_last_index", 0) != 0;
     *out = p;
     return Status::ok();
+  }
+
+  // `s` seen as [outer, n, inner] around the axis (the lines searched); false for an axis
+  // out of range.
+  bool split(const Shape& s, int64_t* outer, int64_t* n, int64_t* inner) const {
+    int64_t a = 0;
+    if (!normalizeAxis(axis, static_cast<int64_t>(s.size()), &a)) return false;
+    *outer = *inner = 1;
+    for (int64_t d = 0; d < static_cast<int64_t>(s.size()); ++d)
+      if (d != a) *(d < a ? outer : inner) *= s[d];
+    *n = s[a];
+    return true;
   }
 };
 

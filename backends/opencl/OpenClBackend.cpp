@@ -164,6 +164,7 @@ Status OpenClBackend::enqueue(cl_kernel kernel, const opencl::WorkSize& work, co
                                             work.driverChoice() ? nullptr : work.local.data(), 0,
                                             nullptr, profiling_ ? &ev : nullptr);
   if (err != CL_SUCCESS) return Status::internal("OpenCL: enqueueing kernel '" + label + "' failed: " + opencl::errorName(err));
+  ++enqueuedDispatches_;
   if (ev) events_.push_back({label, ev});
   return Status::ok();
 }

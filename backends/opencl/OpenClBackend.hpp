@@ -61,6 +61,7 @@ class OpenClBackend final : public Backend {
   Status onExecuteEnd(int segment) override;
   Status onSegmentEnd(int segment) override;
   size_t plannedPeakBytes() const override;
+  uint64_t enqueuedDispatches() const override { return enqueuedDispatches_; }
 
   opencl::Runtime& runtime() { return *runtime_; }
   const opencl::DeviceInfo& device() const { return runtime_->info(); }
@@ -101,6 +102,7 @@ class OpenClBackend final : public Backend {
   bool nc4Buffers_ = false;  // every NC4HW4 tensor in a buffer (the buffer build of the kernels)
   std::string precisionNote_;
   bool profiling_ = false;
+  uint64_t enqueuedDispatches_ = 0;  // every kernel enqueued (Backend::enqueuedDispatches)
   std::vector<std::unique_ptr<ClStorage>> pool_;   // every allocation of the current plan
   std::vector<std::pair<std::string, cl_event>> events_;
   std::vector<std::pair<std::string, double>> lastProfile_;

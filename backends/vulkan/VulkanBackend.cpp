@@ -318,6 +318,7 @@ Status VulkanBackend::record(VkPipeline pipe, const char* kernelName, const std:
   std::copy(params.begin(), params.end(), push);
   vkCmdPushConstants(r->cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, VulkanContext::kPushConstantBytes, push);
   vkCmdDispatch(r->cb, gx, gy, 1);
+  ++recordedDispatches_;
   if (timed) endTimer(r, label + " [" + kernelName + "]");
   barrier(r->cb);
   r->empty = false;

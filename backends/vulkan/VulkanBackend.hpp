@@ -61,6 +61,7 @@ class VulkanBackend final : public Backend {
   void onExecuteBegin(int segment) override;
   Status onExecuteEnd(int segment) override;
   size_t plannedPeakBytes() const override { return peakDynamicBytes_; }
+  uint64_t recordedDispatches() const override { return recordedDispatches_; }
 
   VulkanContext& context() { return *ctx_; }
 
@@ -157,6 +158,7 @@ class VulkanBackend final : public Backend {
   int recordingSegment_ = -1;
   uint64_t validationErrorsSeen_ = 0;
   std::vector<double> timerMs_;  // by timer id, of the last run
+  uint64_t recordedDispatches_ = 0;  // every vkCmdDispatch recorded (Backend::recordedDispatches)
 };
 
 // Base of every Vulkan execution: records in onResize, nothing to do in onExecute.

@@ -33,6 +33,7 @@ struct Step {
   Tensors inputs;
   Tensors outputs;
   std::string label;
+  uint64_t recordedDispatches = 0;  // recorded by its onResize, replayed every run
 };
 
 // A maximal run of consecutive steps on one backend: [begin, end) of a step list.
@@ -763,7 +764,9 @@ Status Session::Impl::planMemory() {
         TESSERA_RETURN_IF_ERROR(t->backend()->onAcquireBuffer(t, StorageType::kDynamic));
         report.intermediateBytes += t->byteSize();
       }
+      const uint64_t recorded = seg.backend->recordedDispatches();
       TESSERA_RETURN_IF_ERROR(s.exec->onResize(s.inputs, s.outputs).withContext(s.label));
+      s.recordedDispatches = seg.backend->recordedDispatches() - recorded;
       for (Tensor* t : s.outputs)  // outputs nobody reads (omitted optional ones) free at once
         if (!keep.count(t) && !lastUse.count(t)) TESSERA_RETURN_IF_ERROR(t->backend()->onReleaseBuffer(t, StorageType::kDynamic));
       for (size_t k = 0; k < s.inputs.size(); ++k) {
@@ -882,12 +885,17 @@ Status Session::Impl::runSteps(std::vector<Step>& list, const std::vector<Segmen
     seg.backend->onExecuteBegin(seg.index);
     for (size_t i = seg.begin; i < seg.end; ++i) {
       Step& s = list[i];
+      const uint64_t enqueued = timed ? seg.backend->enqueuedDispatches() : 0;
       const auto t0 = Clock::now();
       Status st = s.exec->onExecute(s.inputs, s.outputs);
       if (!st.isOk()) return st.withContext(s.label);
-      if (timed)
+      if (timed) {
         profile.push_back({s.label, s.node ? s.node->opType : "", seg.backend->type(), ms(t0, Clock::now()),
                            false, s.exec->work(s.inputs, s.outputs)});
+        if (seg.backend != cpu)
+          profile.back().dispatches =
+              static_cast<int64_t>(s.recordedDispatches + seg.backend->enqueuedDispatches() - enqueued);
+      }
     }
     const auto t0 = Clock::now();
     TESSERA_RETURN_IF_ERROR(seg.backend->onExecuteEnd(seg.index).withContext(std::string(where) + " segment"));

@@ -163,6 +163,7 @@ py::list PySession::profile(const py::dict& feeds, int runs) {
     d["backend"] = backendTypeName(e.backend);
     d["ms"] = e.ms;
     d["device_time"] = e.deviceTime;
+    d["dispatches"] = e.dispatches >= 0 ? py::object(py::int_(e.dispatches)) : py::object(py::none());
     out.append(d);
   }
   check(session_->setProfiling(false));

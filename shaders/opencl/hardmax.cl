@@ -22,7 +22,7 @@ __kernel void hardmax(__global const float* src, __global float* dst, int outer,
   if (i >= inner || o >= outer) return;
 #endif
   const size_t base = (size_t)o * n * inner + i;
-  int best = first < n ? first : INT_MAX;  // this item's first maximum (INT_MAX: no element)
+  int best = first < n ? first : -1;  // this item's first maximum (-1: no element)
   float top = first < n ? src[base + (size_t)first * inner] : -INFINITY;
   for (int k = first + step; k < n && !isnan(top); k += step) {
     const float v = src[base + (size_t)k * inner];
@@ -32,7 +32,7 @@ __kernel void hardmax(__global const float* src, __global float* dst, int outer,
     }
   }
 #ifdef GROUP
-  best = group_arg(WG_MAX, top, best, values, indices);
+  best = group_arg(WG_MAX, false, top, best, values, indices);
 #endif
   for (int k = first; k < n; k += step) dst[base + (size_t)k * inner] = k == best ? 1.f : 0.f;
 }

@@ -51,23 +51,27 @@ inline float4 group_reduce4(int op, float4 v, __local float4* scratch) {
 inline float group_sum(float v, __local float* scratch) { return group_reduce(WG_SUM, v, scratch); }
 inline float group_max(float v, __local float* scratch) { return group_reduce(WG_MAX, v, scratch); }
 
-// Whether element j of value w beats element i of value v as the WG_MAX (or WG_MIN) of a
-// line: a NaN beats any number (numpy's argmax, as on the CPU), equals go to the lower index.
-inline bool wg_arg_beats(int op, float w, int j, float v, int i) {
+// Whether candidate j of value w beats candidate i of value v as the WG_MAX (or WG_MIN) of a
+// line: any candidate beats none (index -1); a NaN beats any number (numpy's argmax, as
+// Hardmax on the CPU; ArgMax/ArgMin never pass one); equals go to the lower index, or to
+// the higher with `last` (select_last_index).
+inline bool wg_arg_beats(int op, bool last, float w, int j, float v, int i) {
+  if (j < 0 || i < 0) return i < 0 && j >= 0;
   if (isnan(w) != isnan(v)) return isnan(w);
   if (w != v && !isnan(w)) return op == WG_MAX ? w > v : w < v;
-  return j < i;
+  return last ? j > i : j < i;
 }
 
-// The index of the group's winner among each item's candidate (v, i) (an item with none
-// passes INT_MAX as i); the trees run in `values` and `indices` (WG_SIZE each).
-inline int group_arg(int op, float v, int i, __local float* values, __local int* indices) {
+// The index of the group's winner (wg_arg_beats) among each item's candidate (v, i) (an
+// item with none passes -1; -1 if no item has one); the trees run in `values` and `indices`
+// (WG_SIZE each).
+inline int group_arg(int op, bool last, float v, int i, __local float* values, __local int* indices) {
   const int l = get_local_id(0);
   values[l] = v;
   indices[l] = i;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int s = WG_SIZE / 2; s > 0; s >>= 1) {
-    if (l < s && wg_arg_beats(op, values[l + s], indices[l + s], values[l], indices[l])) {
+    if (l < s && wg_arg_beats(op, last, values[l + s], indices[l + s], values[l], indices[l])) {
       values[l] = values[l + s];
       indices[l] = indices[l + s];
     }

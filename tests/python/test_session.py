@@ -174,6 +174,7 @@ def test_profile_lists_the_steps():
     steps = s.profile({"x": np.zeros((1, 3, 48, 192), np.float32)}, runs=2)
     assert steps and all(st["ms"] >= 0 for st in steps)
     assert any(st["op"] == "Conv" for st in steps)
+    assert all(st["dispatches"] is None for st in steps)  # CPU steps issue no GPU dispatches
 
 
 def test_the_gil_is_released_while_a_model_runs():

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "tessera/OnnxImporter.hpp"
@@ -22,8 +23,10 @@ const char* const kBenchHelp =
     "\n"
     "Times the model on random inputs (floats uniform in [-1, 1), integers 0). Inputs with\n"
     "dynamic dimensions need --shape. Prints median/min/max/mean latency in ms; --json prints\n"
-    "one JSON object instead; --profile adds per-step times of the last run; --plan prints\n"
-    "the placement plan (node -> backend, inserted copies/conversions, memory plan).\n"
+    "one JSON object instead; --profile adds per-step times of the last run and the GPU\n"
+    "dispatches (Vulkan vkCmdDispatch, OpenCL kernel enqueues) each step and the whole run\n"
+    "issued; --plan prints the placement plan (node -> backend, inserted copies/conversions,\n"
+    "memory plan).\n"
     "--shape-cycle gives input NAME a new shape on every run, in turn (one Session: how an\n"
     "OCR recogniser sees text lines of every width); the warm-up runs go through the list\n"
     "once more, and the mean per run is the figure to compare.\n"
@@ -132,10 +135,19 @@ double msSince(std::chrono::steady_clock::time_point start) {
 
 namespace {
 
-// Per step: backend, time (device time marked '*'), GFLOP/s and GB/s; then per op type.
+// The GPU dispatches of a run: the sum over its steps (CPU steps have none).
+int64_t dispatchesPerRun(const std::vector<Session::ProfileEntry>& steps) {
+  int64_t n = 0;
+  for (const auto& e : steps) n += std::max<int64_t>(e.dispatches, 0);
+  return n;
+}
+
+// Per step: backend, time (device time marked '*'), GFLOP/s, GB/s and GPU dispatches; then
+// per op type.
 void printProfile(const std::vector<Session::ProfileEntry>& steps) {
-  std::printf("profile of the last run (* = device time):\n");
-  std::printf("  %10s  %-7s %9s %8s  %s\n", "ms", "backend", "GFLOP/s", "GB/s", "step");
+  std::printf("profile of the last run (* = device time), dispatches per run: %lld\n",
+              static_cast<long long>(dispatchesPerRun(steps)));
+  std::printf("  %10s  %-7s %9s %8s %10s  %s\n", "ms", "backend", "GFLOP/s", "GB/s", "dispatches", "step");
   struct Total { double ms = 0, flops = 0; int count = 0; };
   std::map<std::string, Total> byOp;
   double all = 0;
@@ -144,8 +156,10 @@ void printProfile(const std::vector<Session::ProfileEntry>& steps) {
     char gflops[32] = "-", gbs[32] = "-";
     if (e.work.flops > 0 && s > 0) std::snprintf(gflops, sizeof gflops, "%.2f", e.work.flops / s / 1e9);
     if (e.work.bytes > 0 && s > 0) std::snprintf(gbs, sizeof gbs, "%.2f", e.work.bytes / s / 1e9);
-    std::printf("  %9.3f%c  %-7s %9s %8s  %s\n", e.ms, e.deviceTime ? '*' : ' ',
-                backendTypeName(e.backend), gflops, gbs, e.step.c_str());
+    char dispatches[32] = "-";
+    if (e.dispatches >= 0) std::snprintf(dispatches, sizeof dispatches, "%lld", static_cast<long long>(e.dispatches));
+    std::printf("  %9.3f%c  %-7s %9s %8s %10s  %s\n", e.ms, e.deviceTime ? '*' : ' ',
+                backendTypeName(e.backend), gflops, gbs, dispatches, e.step.c_str());
     // A GPU segment's submit-and-wait overlaps its ops' device times: listed, not summed.
     if (e.step.rfind("segment ", 0) == 0) continue;
     Total& t = byOp[e.opType.empty() ? "(copies)" : e.opType];
@@ -223,16 +237,17 @@ int benchCommand(ArgReader& args) {
                 static_cast<unsigned long long>(pc.keptBytes), static_cast<unsigned long long>(pc.weightPackings),
                 static_cast<unsigned long long>(pc.packedWeightBytes));
     if (o.profile) {
-      std::printf(", \"profile\": [");
       const auto steps = session->profile();
+      std::printf(", \"dispatches_per_run\": %lld, \"profile\": [", static_cast<long long>(dispatchesPerRun(steps)));
       for (size_t i = 0; i < steps.size(); ++i) {
         const auto& e = steps[i];
         std::printf("%s{\"step\": %s, \"op\": %s, \"backend\": %s, \"ms\": %s, "
-                    "\"device_time\": %s, \"flops\": %s, \"bytes\": %s}",
+                    "\"device_time\": %s, \"flops\": %s, \"bytes\": %s, \"dispatches\": %s}",
                     i ? ", " : "", jsonString(e.step).c_str(), jsonString(e.opType).c_str(),
                     jsonString(backendTypeName(e.backend)).c_str(), jsonNumber(e.ms).c_str(),
                     e.deviceTime ? "true" : "false", jsonNumber(e.work.flops).c_str(),
-                    jsonNumber(e.work.bytes).c_str());
+                    jsonNumber(e.work.bytes).c_str(),
+                    e.dispatches >= 0 ? std::to_string(e.dispatches).c_str() : "null");
       }
       std::printf("]");
     }

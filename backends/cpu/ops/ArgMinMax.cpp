@@ -1,6 +1,7 @@
 // CPU ArgMax / ArgMin over [outer, n, inner]. With inner > 1, up to 64 neighbouring
 // searches run side by side so that each step reads contiguous memory.
 #include <algorithm>
+#include <string>
 #include <type_traits>
 
 #include "backends/cpu/CpuBackend.hpp"
@@ -18,13 +19,8 @@ class CpuArgMinMax final : public Execution {
   CpuArgMinMax(Backend* b, const ArgMinMaxParams& p) : Execution(b), params_(p) {}
 
   Status onResize(const Tensors& inputs, const Tensors&) override {
-    const Shape& s = inputs[0]->shape();
-    int64_t axis = 0;
-    normalizeAxis(params_.axis, static_cast<int64_t>(s.size()), &axis);
-    outer_ = inner_ = 1;
-    for (int64_t d = 0; d < axis; ++d) outer_ *= s[d];
-    for (size_t d = static_cast<size_t>(axis) + 1; d < s.size(); ++d) inner_ *= s[d];
-    n_ = s[axis];
+    if (!params_.split(inputs[0]->shape(), &outer_, &n_, &inner_))
+      return Status::invalid("ArgMin/ArgMax: axis " + std::to_string(params_.axis) + " out of range");
     return Status::ok();
   }
 

@@ -8,23 +8,13 @@
 namespace tessera {
 namespace {
 
-// [outer, n, inner] around the reduced axis of `s`; false for an axis out of range.
-bool splitAxis(const Shape& s, int64_t axis, int64_t* outer, int64_t* n, int64_t* inner) {
-  if (!normalizeAxis(axis, static_cast<int64_t>(s.size()), &axis)) return false;
-  *outer = *inner = 1;
-  for (int64_t d = 0; d < static_cast<int64_t>(s.size()); ++d)
-    if (d != axis) *(d < axis ? outer : inner) *= s[d];
-  *n = s[axis];
-  return true;
-}
-
 class VulkanArgMinMax final : public VulkanExecution {
  public:
   VulkanArgMinMax(Backend* b, const Node& n, const ArgMinMaxParams& p) : VulkanExecution(b, n.label()), params_(p) {}
 
   Status onResize(const Tensors& in, const Tensors& out) override {
     int64_t outer, n, inner;
-    if (!splitAxis(in[0]->shape(), params_.axis, &outer, &n, &inner))
+    if (!params_.split(in[0]->shape(), &outer, &n, &inner))
       return Status::invalid("ArgMin/ArgMax: axis " + std::to_string(params_.axis) + " out of range");
     const bool group = vkops::groupLine(n);
     return dispatch(group ? vkshaders::arg_min_max_GROUP : vkshaders::arg_min_max_THREAD,
@@ -43,7 +33,7 @@ TESSERA_VK_CREATOR(createArgMinMax) {
   if (outputs[0]->dtype() != DataType::kI64 || !vkops::fits32(inputs)) return nullptr;
   ArgMinMaxParams p;
   int64_t outer, n, inner;
-  if (!ArgMinMaxParams::parse(node, &p).isOk() || !splitAxis(inputs[0]->shape(), p.axis, &outer, &n, &inner))
+  if (!ArgMinMaxParams::parse(node, &p).isOk() || !p.split(inputs[0]->shape(), &outer, &n, &inner))
     return nullptr;
   if (n == 0 || outer * inner == 0) return nullptr;  // nothing to choose from, or nothing to write
   if (!vkops::withinLoopLimit(b, vkops::lineIterations(n, 1))) return nullptr;

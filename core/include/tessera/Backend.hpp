@@ -147,6 +147,13 @@ class Backend {
   // work on the device (Execution::deviceTimeMs).
   virtual Status onSetProfiling(bool on) { (void)on; return Status::ok(); }
 
+  // Compute dispatches, for profiles: running counts of what this backend puts on the device.
+  // Recorded ones go into command buffers that every run replays (Vulkan's vkCmdDispatch, so
+  // they grow while a step's onResize records); enqueued ones are issued as the run goes
+  // (OpenCL's kernel enqueues, growing during onExecute). The CPU has none.
+  virtual uint64_t recordedDispatches() const { return 0; }
+  virtual uint64_t enqueuedDispatches() const { return 0; }
+
   // Bytes of DYNAMIC memory the last plan needs at its peak.
   virtual size_t plannedPeakBytes() const { return 0; }
   // Bytes of DYNAMIC memory that every plan shares (0: each plan has its own, counted per

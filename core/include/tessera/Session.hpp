@@ -94,6 +94,9 @@ class Session {
     double ms = 0;         // device time when the backend measured it, else host time
     bool deviceTime = false;
     WorkEstimate work;     // for GFLOP/s and GB/s
+    // The GPU dispatches (Vulkan vkCmdDispatch, OpenCL kernel enqueues) the step issued in
+    // the run; -1 for CPU steps and segment submits.
+    int64_t dispatches = -1;
   };
   Status setProfiling(bool on);
   std::vector<ProfileEntry> profile() const;
