@@ -15,11 +15,16 @@ struct ShaderBinary {
   size_t wordCount;
   uint64_t hash;             // of the SPIR-V
   const ShaderBinary* fp16;  // the fp16 build, or nullptr when the kernel declares none
+  // The build whose work-group trees start in subgroups (GL_KHR_shader_subgroup_arithmetic),
+  // or nullptr when the kernel declares none (`; subgroup: ...`).
+  const ShaderBinary* subgroup;
 };
 using ShaderId = const ShaderBinary*;
 
 // The fp16 build of a kernel, or `id` itself when it declares none.
 inline ShaderId fp16Of(ShaderId id) { return id->fp16 ? id->fp16 : id; }
+// The subgroup build of a kernel, or `id` itself when it declares none.
+inline ShaderId subgroupOf(ShaderId id) { return id->subgroup ? id->subgroup : id; }
 // The shared GLSL every kernel includes (common.glsl), for kernels compiled at run time.
 const char* prelude();
 // Of every built-in kernel's name and SPIR-V: part of the pipeline-cache file's key.
