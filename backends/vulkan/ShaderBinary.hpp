@@ -23,8 +23,6 @@ using ShaderId = const ShaderBinary*;
 
 // The fp16 build of a kernel, or `id` itself when it declares none.
 inline ShaderId fp16Of(ShaderId id) { return id->fp16 ? id->fp16 : id; }
-// The subgroup build of a kernel, or `id` itself when it declares none.
-inline ShaderId subgroupOf(ShaderId id) { return id->subgroup ? id->subgroup : id; }
 // The shared GLSL every kernel includes (common.glsl), for kernels compiled at run time.
 const char* prelude();
 // Of every built-in kernel's name and SPIR-V: part of the pipeline-cache file's key.
