@@ -15,6 +15,9 @@ struct ShaderBinary {
   size_t wordCount;
   uint64_t hash;             // of the SPIR-V
   const ShaderBinary* fp16;  // the fp16 build, or nullptr when the kernel declares none
+  // The build whose work-group trees start in subgroups (GL_KHR_shader_subgroup_arithmetic),
+  // or nullptr when the kernel declares none (`; subgroup: ...`).
+  const ShaderBinary* subgroup;
 };
 using ShaderId = const ShaderBinary*;
 

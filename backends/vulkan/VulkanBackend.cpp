@@ -1,6 +1,7 @@
 #include "backends/vulkan/VulkanBackend.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "tessera/Registry.hpp"
@@ -8,6 +9,7 @@
 namespace tessera {
 namespace vulkan {
 void publishGpuProfile(std::vector<std::pair<std::string, double>> p);  // VulkanDiagnostics.cpp
+void countSubgroupDispatch();                                            // VulkanDiagnostics.cpp
 }  // namespace vulkan
 
 namespace {
@@ -31,6 +33,8 @@ VulkanBackend::VulkanBackend(std::shared_ptr<VulkanContext> ctx, const BackendOp
   vkCreateCommandPool(ctx_->device(), &ci, nullptr, &commandPool_);
   validationErrorsSeen_ = VulkanContext::validationErrorCount();
   fp16_ = options.precision == Precision::kFP16 && ctx_->info().fp16Storage;
+  const char* sg = std::getenv("TESSERA_VULKAN_SUBGROUPS");
+  subgroups_ = ctx_->info().subgroupTrees() && !(sg && std::strcmp(sg, "0") == 0);
   imagesUsable_ = ctx_->storageImageFormat(VulkanContext::imageFormat(fp16_));
 }
 
@@ -260,6 +264,10 @@ Status VulkanBackend::dispatch(vkshaders::ShaderId shader, const std::vector<Vul
   if (!current()) return Status::internal("Vulkan: dispatch of '" + label + "' outside a recorded segment");
   if (count <= 0) return Status::ok();
   if (fp16_) shader = vkshaders::fp16Of(shader);
+  if (subgroups_ && shader->subgroup) {
+    shader = shader->subgroup;
+    vulkan::countSubgroupDispatch();
+  }
   VkPipeline pipe;
   TESSERA_RETURN_IF_ERROR(ctx_->pipeline(shader, static_cast<int>(buffers.size()), imageMaskOf(buffers), &pipe));
   return record(pipe, shader->name, buffers, params, count, label, timer);

@@ -140,6 +140,7 @@ class VulkanBackend final : public Backend {
   std::shared_ptr<VulkanContext> ctx_;
   BackendOptions options_;
   bool fp16_ = false;
+  bool subgroups_ = false;  // run SUBGROUP builds (subgroupTrees(), TESSERA_VULKAN_SUBGROUPS)
   VkCommandPool commandPool_ = VK_NULL_HANDLE;
   // Plan-lifetime objects.
   std::vector<std::unique_ptr<VulkanBuffer>> staticBuffers_;

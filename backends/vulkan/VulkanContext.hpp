@@ -38,6 +38,9 @@ struct VulkanDeviceInfo {
   bool fp64 = false;            // shaderFloat64
   bool subgroupArithmetic = false;  // subgroup add/min/max... in compute shaders
   uint32_t subgroupSize = 0;
+  // Whether kernels' SUBGROUP builds (workgroup.glsl's trees starting in subgroups) can run:
+  // subgroup arithmetic, and whole subgroups fill a work-group of 64.
+  bool subgroupTrees() const { return subgroupArithmetic && subgroupSize > 0 && 64 % subgroupSize == 0; }
   // Loop iterations one invocation may run in all before the driver ends its loops early
   // (0: no such limit known). llvmpipe (lavapipe) counts them against 65535 and then leaves
   // every loop silently; kernels with long serial loops split their work below it.

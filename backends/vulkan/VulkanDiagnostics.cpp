@@ -1,5 +1,6 @@
 #include "backends/vulkan/VulkanDiagnostics.hpp"
 
+#include <atomic>
 #include <mutex>
 
 #include "backends/vulkan/VulkanContext.hpp"
@@ -10,6 +11,7 @@ namespace vulkan {
 namespace {
 std::mutex gProfileMutex;
 std::vector<std::pair<std::string, double>> gProfile;
+std::atomic<uint64_t> gSubgroupDispatches{0};
 }  // namespace
 
 bool validationEnabled() { return VulkanContext::validationEnabled(); }
@@ -25,6 +27,14 @@ bool pipelineCacheWasLoaded() {
   std::shared_ptr<VulkanContext> ctx;
   return VulkanContext::get("", &ctx).isOk() && ctx->pipelineCacheLoaded();
 }
+
+bool subgroupTreesSupported() {
+  std::shared_ptr<VulkanContext> ctx;
+  return VulkanContext::get("", &ctx).isOk() && ctx->info().subgroupTrees();
+}
+
+uint64_t subgroupDispatchCount() { return gSubgroupDispatches.load(); }
+void countSubgroupDispatch() { ++gSubgroupDispatches; }
 
 std::vector<std::pair<std::string, double>> lastGpuProfile() {
   std::lock_guard<std::mutex> lock(gProfileMutex);

@@ -20,6 +20,14 @@ std::string lastValidationMessage();
 std::string pipelineCachePath();
 bool pipelineCacheWasLoaded();
 
+// Whether the default device runs kernels' SUBGROUP builds (work-group trees that start in
+// subgroups: it has subgroup arithmetic, and its subgroup size divides 64), whatever
+// TESSERA_VULKAN_SUBGROUPS says; and how many dispatches of SUBGROUP builds Vulkan sessions in
+// this process have recorded (TESSERA_VULKAN_SUBGROUPS=0, read when a session's backend is
+// made, keeps them to the plain builds).
+bool subgroupTreesSupported();
+uint64_t subgroupDispatchCount();
+
 // GPU time of each dispatch of the most recent run of any Vulkan session in this process
 // (label "<node> [<kernel>]", milliseconds), measured with timestamp queries.
 std::vector<std::pair<std::string, double>> lastGpuProfile();

@@ -1,4 +1,4 @@
-// variants: THREAD, GROUP ; precision: fp32 fp16
+// variants: THREAD, GROUP ; precision: fp32 fp16 ; subgroup: GROUP
 // ArgMax / ArgMin over the middle axis of [outer, n, inner] (ops/ArgMinMax.hpp): the int64
 // index of the extreme value, written as two 32-bit words (low, high), so no 64-bit
 // capability is needed. THREAD: a line per invocation; GROUP (lines of 128 or more): a line

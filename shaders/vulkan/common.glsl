@@ -3,6 +3,11 @@
 // than a buffer read on every device, by far on lavapipe), and tensor declarations.
 // Plain tensors are storage buffers of `float`; NC4HW4 tensors are 2-D storage images (see
 // NC4_IN below). These macros are the one place a storage change is made.
+#ifdef SUBGROUP
+// Builds whose work-group trees start in subgroups (workgroup.glsl), run where the device
+// has subgroup arithmetic in compute shaders.
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 #ifdef FP16
 // fp16 storage, fp32 arithmetic: loads convert up (LD), stores convert down (ST).
 #extension GL_EXT_shader_16bit_storage : require

@@ -1,7 +1,7 @@
-// variants: MAX, AVG, MAX_IMAGE, AVG_IMAGE ; precision: fp32 fp16
+// variants: MAX, AVG, MAX_IMAGE, AVG_IMAGE ; precision: fp32 fp16 ; subgroup: *
 // GlobalMaxPool / GlobalAveragePool on NC4HW4 (*_IMAGE: storage images, else NCHW buffers,
 // see NC4_IN): one work-group per (batch, channel block), its 64 invocations striding over
-// the plane and meeting in a shared-memory tree. pool.comp would give the whole plane to one
+// the plane and meeting in workgroup.glsl's tree. pool.comp would give the whole plane to one
 // invocation: a GPU's threads idle while a few walk 25 600 pixels each, and lavapipe ends
 // such a loop early (docs/VULKAN.md).
 // P: 0 work-groups (N * C4), 1 C, 2 rows (D * H), 3 W
@@ -14,18 +14,15 @@
 #define KIND_MAX
 #endif
 #include "common.glsl"
+#include "workgroup.glsl"
 NC4_IN(0, x);
 NC4_OUT(1, y);
 
-shared vec4 partial[64];
-
-vec4 merge(vec4 a, vec4 b) {
 #ifdef KIND_MAX
-  return max(a, b);
+const int MERGE = WG_MAX;
 #else
-  return a + b;
+const int MERGE = WG_SUM;
 #endif
-}
 
 void main() {
   uint group = gid() / 64u;  // the same for all the work-group's invocations
@@ -39,18 +36,13 @@ void main() {
   vec4 acc = vec4(0.0);
 #endif
   int plane = rows * W;
-  for (int q = int(l); q < plane; q += 64) acc = merge(acc, load_x(ivec3(C, rows, W), n, c4, q / W, q % W));
-  partial[l] = acc;
-  barrier();
-  for (uint s = 32u; s > 0u; s >>= 1) {
-    if (l < s) partial[l] = merge(partial[l], partial[l + s]);
-    barrier();
-  }
+  for (int q = int(l); q < plane; q += 64) acc = wgMerge(MERGE, acc, load_x(ivec3(C, rows, W), n, c4, q / W, q % W));
+  acc = workgroupReduce(acc, MERGE);
   if (l != 0u) return;
 #ifdef KIND_MAX
-  vec4 result = partial[0];
+  vec4 result = acc;
 #else
-  vec4 result = plane > 0 ? partial[0] / float(plane) : vec4(0.0);
+  vec4 result = plane > 0 ? acc / float(plane) : vec4(0.0);
 #endif
   store_y(ivec3(C, 1, 1), n, c4, 0, 0, result);
 }

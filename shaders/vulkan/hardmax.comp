@@ -1,4 +1,4 @@
-// variants: THREAD, GROUP ; precision: fp32 fp16
+// variants: THREAD, GROUP ; precision: fp32 fp16 ; subgroup: GROUP
 // Hardmax over the middle axis of [outer, n, inner] (ops/Softmax.hpp's split): 1 at a line's
 // first maximum and 0 elsewhere. As on the CPU (numpy's argmax), a NaN counts as the maximum:
 // the first NaN wins (workgroup.glsl's argWins). THREAD: a line per invocation; GROUP (lines

@@ -1,4 +1,4 @@
-// variants: ; precision: fp32 fp16
+// variants: ; precision: fp32 fp16 ; subgroup: *
 // MeanVarianceNormalization (ops/MeanVarianceNormalization.hpp): y = (x - mean) / (std + eps)
 // per group, a group being one index over the kept dims and its members every index over the
 // reduced ones. One work-group per group: its 64 invocations stride over the members, the

@@ -1,4 +1,4 @@
-// variants: INSTANCE, LAYER, INSTANCE_GROUP, LAYER_GROUP ; precision: fp32 fp16
+// variants: INSTANCE, LAYER, INSTANCE_GROUP, LAYER_GROUP ; precision: fp32 fp16 ; subgroup: INSTANCE_GROUP LAYER_GROUP
 // Normalises rows of length n by their mean and variance (fp32, two passes), then applies
 // scale and bias: per channel (InstanceNormalization, row = (n, c) plane) or per element of
 // the row (LayerNormalization, which may also write each row's Mean and InvStdDev).

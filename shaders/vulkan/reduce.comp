@@ -1,8 +1,8 @@
-// variants: THREAD, GROUP ; precision: fp32 fp16
+// variants: THREAD, GROUP ; precision: fp32 fp16 ; subgroup: GROUP
 // Reduce* over any set of axes (rank <= 6), fp32 accumulation. THREAD: one output per
 // invocation, its loop over every reduced element (few reduced elements, many outputs).
 // GROUP: one output per work-group, its 64 invocations striding over the reduced elements
-// and meeting in a shared-memory tree (a whole-image or whole-axis reduction: one invocation
+// and meeting in workgroup.glsl's tree (a whole-image or whole-axis reduction: one invocation
 // alone would walk it serially, leave a GPU idle, and on lavapipe pass the driver's loop
 // limit, docs/VULKAN.md).
 // P: 0 outputs, 1 rank, 2..7 in dims, 8 reduced-axes mask, 9 kind (ReduceKind), 10 reduced

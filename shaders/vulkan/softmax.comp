@@ -1,4 +1,4 @@
-// variants: THREAD, GROUP ; precision: fp32 fp16
+// variants: THREAD, GROUP ; precision: fp32 fp16 ; subgroup: GROUP
 // Softmax / LogSoftmax over the middle axis of [outer, n, inner], accumulated in fp32 with
 // the line's maximum subtracted. THREAD: one line per invocation (short lines). GROUP: one
 // line per work-group of 64 (long lines: a vocabulary, a whole image), its invocations
