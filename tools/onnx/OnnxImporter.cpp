@@ -259,7 +259,9 @@ Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, 
   // Import-time simplifications, exact up to float rounding (docs/ARCHITECTURE.md).
   constantsToInitializers(g);
   TESSERA_RETURN_IF_ERROR(foldConvBatchNorm(g));
-  foldConvAffine(g);
+  // A bias exported as a separate Add sits between a conv and its BN until foldConvAffine
+  // takes it in (PP-OCRv4 det's ConvTranspose, Add, BN): then the BN folds too.
+  if (foldConvAffine(g) > 0) TESSERA_RETURN_IF_ERROR(foldConvBatchNorm(g));
   fuseHardSwish(g);
   fuseConvAdd(g);  // before the activation that may follow the Add
   fuseConvActivation(g);
