@@ -357,6 +357,34 @@ TEST(FoldConvBatchNorm, ConvTransposeGivesTheSameNumbersAsUnfolded) {
   }
 }
 
+// A bias exported as its own Add (ConvTranspose -> Add -> BN, as in PP-OCRv4 det): the Add
+// folds into the bias first, then the BN folds into the ConvTranspose: one node is left.
+TEST(FoldConvBatchNorm, ImporterFoldsABatchNormBehindABiasAdd) {
+  GraphParts p;
+  p.inputs.push_back(valueInfoProto("x", kOnnxFloat, {1, 2, 3, 3}));
+  p.outputs.push_back(valueInfoProto("y", kOnnxFloat, {1, 2, 6, 6}));
+  p.initializers.push_back(floatTensorProto("w", {2, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}));
+  p.initializers.push_back(floatTensorProto("k", {1, 2, 1, 1}, {0.5f, -1}));
+  p.initializers.push_back(floatTensorProto("scale", {2}, {2, 3}));
+  p.initializers.push_back(floatTensorProto("shift", {2}, {0.5f, -1}));
+  p.initializers.push_back(floatTensorProto("mean", {2}, {1, 2}));
+  p.initializers.push_back(floatTensorProto("var", {2}, {4, 9}));
+  p.nodes.push_back(nodeProto("ConvTranspose", {"x", "w"}, {"c"}, "ct", {intsAttribute("strides", {2, 2})}));
+  p.nodes.push_back(nodeProto("Add", {"c", "k"}, {"a"}, "bias"));
+  p.nodes.push_back(nodeProto("BatchNormalization", {"a", "scale", "shift", "mean", "var"}, {"y"}, "bn",
+                              {floatAttribute("epsilon", 0.f)}));
+  std::shared_ptr<Graph> g;
+  Status s = loadBytes(modelBytes(p), &g);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  ASSERT_EQ(g->nodes.size(), 1u);
+  EXPECT_EQ(g->nodes[0].opType, "ConvTranspose");
+  EXPECT_EQ(g->nodes[0].outputs[0], "y");
+  // s = scale / sqrt(var) = {1, 1}; B' = (k - mean) * s + shift = {0, -4}.
+  const Tensor& bias = g->initializers.at(g->nodes[0].inputs[2]);
+  EXPECT_FLOAT_EQ(bias.data<float>()[0], 0.f);
+  EXPECT_FLOAT_EQ(bias.data<float>()[1], -4.f);
+}
+
 TEST(FoldConvBatchNorm, GivesTheSameNumbersAsUnfolded) {
   for (const char* op : {"Conv", "BatchNormalization"}) {
     if (!ExecutionRegistry::instance().find(BackendType::kCPU, op)) {
