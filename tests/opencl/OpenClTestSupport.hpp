@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/GpuMatchesCpu.hpp"
 #include "support/OpTest.hpp"
 #include "tessera/Registry.hpp"
 
@@ -32,17 +33,7 @@ inline void expectOpenClMatchesCpu(const std::string& op, const std::vector<Tens
                                    const Attributes& attrs, const std::string& what,
                                    const std::vector<bool>& constants = {}, int numOutputs = 1,
                                    int opset = 17, double rtol = 1e-4, double atol = 1e-5) {
-  OpRun cl = runOp(op, inputs, attrs, numOutputs, BackendType::kOpenCL, constants, opset);
-  OpRun cpu = runOp(op, inputs, attrs, numOutputs, BackendType::kCPU, constants, opset);
-  ASSERT_TRUE(cpu.status.isOk()) << what << ": CPU: " << cpu.status.message();
-  ASSERT_TRUE(cl.status.isOk()) << what << ": OpenCL: " << cl.status.message();
-  ASSERT_EQ(cl.report.nodes.size(), 1u) << what;
-  ASSERT_FALSE(cl.report.nodes[0].folded) << what;
-  ASSERT_EQ(cl.report.nodes[0].backend, BackendType::kOpenCL)
-      << what << ": ran on " << backendTypeName(cl.report.nodes[0].backend) << ", not OpenCL";
-  ASSERT_EQ(cl.outputs.size(), cpu.outputs.size());
-  for (size_t i = 0; i < cl.outputs.size(); ++i)
-    expectClose(cl.outputs[i], cpu.outputs[i], rtol, atol, what + " output " + std::to_string(i));
+  expectGpuMatchesCpu(BackendType::kOpenCL, op, inputs, attrs, numOutputs, constants, opset, rtol, atol, what);
 }
 
 inline Attributes ints(const std::string& name, std::vector<int64_t> v, Attributes a = {}) {

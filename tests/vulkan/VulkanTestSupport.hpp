@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/GpuMatchesCpu.hpp"
 #include "support/OpTest.hpp"
 #include "tessera/Registry.hpp"
 
@@ -33,17 +34,7 @@ inline void expectVulkanMatchesCpu(const std::string& op, const std::vector<Tens
                                    const Attributes& attrs, int numOutputs = 1,
                                    const std::vector<bool>& constant = {}, int opset = 17,
                                    double rtol = 1e-4, double atol = 1e-5) {
-  const std::string what = op + " " + (inputs.empty() ? "" : shapeToString(inputs[0].shape()));
-  OpRun cpu = runOp(op, inputs, attrs, numOutputs, BackendType::kCPU, constant, opset);
-  ASSERT_TRUE(cpu.status.isOk()) << what << " on CPU: " << cpu.status.message();
-  OpRun vk = runOp(op, inputs, attrs, numOutputs, BackendType::kVulkan, constant, opset);
-  ASSERT_TRUE(vk.status.isOk()) << what << " on Vulkan: " << vk.status.message();
-  ASSERT_FALSE(vk.report.nodes.empty()) << what;
-  for (const auto& n : vk.report.nodes)
-    ASSERT_EQ(n.backend, BackendType::kVulkan) << what << ": " << n.node << " fell back to "
-                                               << backendTypeName(n.backend);
-  ASSERT_EQ(cpu.outputs.size(), vk.outputs.size());
-  for (size_t i = 0; i < cpu.outputs.size(); ++i) expectClose(vk.outputs[i], cpu.outputs[i], rtol, atol, what);
+  expectGpuMatchesCpu(BackendType::kVulkan, op, inputs, attrs, numOutputs, constant, opset, rtol, atol);
 }
 
 }  // namespace test
