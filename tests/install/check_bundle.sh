@@ -18,7 +18,10 @@ TESSERA_BUILD_DIR="$BUILD_DIR" TESSERA_BUNDLE_NO_BUILD=1 "$ROOT/scripts/bundle.s
 mkdir "$WORK/unpacked" "$WORK/home"
 tar -C "$WORK/unpacked" -xzf "$WORK/bundle.tar.gz"
 rc=0
-env -i PATH=/usr/bin:/bin HOME="$WORK/home" TESSERA_BUNDLE_RUNS=2 TESSERA_BUNDLE_MODELS=cls \
+# The suite's own program and pipeline caches (same build, so the same kernels): PoCL would
+# otherwise compile every OpenCL program again, most of this test's time.
+CACHE="${XDG_CACHE_HOME:-${HOME:-$WORK/home}/.cache}"
+env -i PATH=/usr/bin:/bin HOME="$WORK/home" TESSERA_BUNDLE_CACHE="$CACHE" TESSERA_BUNDLE_RUNS=2 TESSERA_BUNDLE_MODELS=cls \
   TESSERA_BUNDLE_TESTS='VulkanFp16Rounding.*:OpenClFp16Rounding.*' \
   TESSERA_BUNDLE_LIST="$WORK/unpacked/tessera-bundle/lists/smoke.txt" \
   bash -c 'printf "test_relu\ntest_conv_with_strides_padding\n" >"$TESSERA_BUNDLE_LIST" && "$0" "$1"' \
