@@ -273,7 +273,9 @@ TEST(FuseConvAdd, SumsBeforeTheActivationGiveTheUnfusedAnswers) {
       const bool bias = seed % 3 != 0, convFirst = seed % 2 == 0;
       GraphBuilder g;
       g.input("x", DataType::kF32, std::vector<int64_t>(c.x.begin(), c.x.end()));
-      const auto [y, z] = convAndSum(g, c, bias, seed += 3);
+      // Named copies, not a structured binding: C++17 lambdas cannot capture those (clang).
+      const auto sum = convAndSum(g, c, bias, seed += 3);
+      const std::string y = sum.first, z = sum.second;
       std::vector<std::string> in = {g.op1("Add", convFirst ? std::vector<std::string>{y, z}
                                                            : std::vector<std::string>{z, y})};
       if (!act.clip.empty()) {
