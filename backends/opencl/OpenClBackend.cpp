@@ -10,9 +10,7 @@ namespace tessera {
 
 OpenClBackend::OpenClBackend(std::shared_ptr<opencl::Runtime> runtime, cl_command_queue queue,
                              const BackendOptions& options, bool profiling)
-    : Backend(BackendType::kOpenCL), runtime_(std::move(runtime)), queue_(queue), profiling_(profiling) {
-  // The same kernels built for buffers: TESSERA_OPENCL_NC4_STORAGE=buffer (see docs/OPENCL.md).
-  if (const char* e = std::getenv("TESSERA_OPENCL_NC4_STORAGE"); e && std::string(e) == "buffer") nc4Buffers_ = true;
+    : Backend(BackendType::kOpenCL), runtime_(std::move(runtime)), queue_(queue), options_(options), profiling_(profiling) {
   // Testing aid: fp16 image storage (read_imagef/write_imagef convert; no cl_khr_fp16 needed)
   // even where the device lacks cl_khr_fp16, to exercise the fp16 path on any device.
   const char* force = std::getenv("TESSERA_OPENCL_FP16_STORAGE");
@@ -37,6 +35,23 @@ OpenClBackend::~OpenClBackend() {
   if (queue_) clReleaseCommandQueue(queue_);
 }
 
+std::string OpenClBackend::nc4StorageDevice() const {
+  return "opencl|" + device().cacheIdentity() + (halfImages_ ? "|fp16" : "|fp32");
+}
+
+const Nc4StorageChoice& OpenClBackend::nc4Storage() {
+  if (nc4Storage_) return *nc4Storage_;
+  if (!device().images) {
+    nc4Storage_ = std::make_unique<Nc4StorageChoice>();
+    nc4Storage_->images = false;
+    nc4Storage_->why = "the device has no images";
+  } else {  // the kernels are built for images or buffers (-DX_STORAGE) by each tensor's storage
+    nc4Storage_ = std::make_unique<Nc4StorageChoice>(
+        chooseNc4Storage(BackendType::kOpenCL, options_, nc4StorageDevice(), "TESSERA_OPENCL_NC4_STORAGE"));
+  }
+  return *nc4Storage_;
+}
+
 std::string OpenClBackend::deviceName() const {
   // As Vulkan's, the name says which precision runs when fp16 was asked for.
   const std::string mode = halfImages_ ? " (fp16 image storage, fp32 arithmetic)"
@@ -56,8 +71,8 @@ Status OpenClBackend::allocate(Tensor* t, bool dynamic, ClStorage** out) {
   const bool nc4 = t->layout() == Layout::kNC4HW4;
   const Nc4Geometry g = nc4Geometry(t->shape());
   const size_t width = static_cast<size_t>(g.width()), height = static_cast<size_t>(g.height());
-  const bool image = nc4 && !nc4Buffers_ && t->dtype() == DataType::kF32 && device().images && width > 0 &&
-                     height > 0 && width <= device().image2dMaxWidth && height <= device().image2dMaxHeight;
+  const bool image = nc4 && t->dtype() == DataType::kF32 && nc4Storage().images && width > 0 && height > 0 &&
+                     width <= device().image2dMaxWidth && height <= device().image2dMaxHeight;
   const size_t bytes = std::max<size_t>(16, t->byteSize());
   if (dynamic) {  // best fit among the storage released earlier in this plan
     ClStorage* best = nullptr;
@@ -243,8 +258,19 @@ Status createOpenCl(const BackendOptions& o, std::unique_ptr<Backend>* out) {
   return Status::ok();
 }
 
-BackendRegistrar registerOpenCl(BackendFactory{BackendType::kOpenCL, createOpenCl,
-                                               [] { return opencl::describeDevices(); }});
+// The devices, and where the default one keeps NC4HW4 tensors (measured now if not cached yet).
+std::string describeOpenCl() {
+  std::string text = opencl::describeDevices();
+  std::unique_ptr<Backend> b;
+  if (createOpenCl(BackendOptions{}, &b).isOk()) {
+    if (!text.empty() && text.back() != '\n') text += "\n";
+    text += "NC4HW4 tensors on the default device (fp32): " +
+            describeNc4Storage(static_cast<OpenClBackend*>(b.get())->nc4Storage()) + "\n";
+  }
+  return text;
+}
+
+BackendRegistrar registerOpenCl(BackendFactory{BackendType::kOpenCL, createOpenCl, describeOpenCl});
 
 }  // namespace
 

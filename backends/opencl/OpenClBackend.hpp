@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/opencl/OpenClRuntime.hpp"
+#include "core/src/Nc4StorageChoice.hpp"
 #include "tessera/Backend.hpp"
 #include "tessera/OpenClKernel.hpp"  // Nc4Geometry
 
@@ -72,6 +73,11 @@ class OpenClBackend final : public Backend {
 
   // NC4HW4 tensors are stored as rgba16f images (fp16 requested and cl_khr_fp16 present).
   bool halfImages() const { return halfImages_; }
+  // NC4HW4 tensors in images or buffers, and why (Nc4StorageChoice.hpp); decided on first
+  // use: forced, or the measurement cached for this device, driver and precision, or
+  // measured now. Tensors past the image limits are buffers either way.
+  const Nc4StorageChoice& nc4Storage();
+  std::string nc4StorageDevice() const;  // its cache key: device, driver, precision
   // Why fp16 was not used, when it was requested but is not; empty otherwise.
   const std::string& precisionNote() const { return precisionNote_; }
 
@@ -99,7 +105,8 @@ class OpenClBackend final : public Backend {
   std::shared_ptr<opencl::Runtime> runtime_;
   cl_command_queue queue_ = nullptr;
   bool halfImages_ = false;
-  bool nc4Buffers_ = false;  // every NC4HW4 tensor in a buffer (the buffer build of the kernels)
+  BackendOptions options_;
+  std::unique_ptr<Nc4StorageChoice> nc4Storage_;  // decided on first use
   std::string precisionNote_;
   bool profiling_ = false;
   uint64_t enqueuedDispatches_ = 0;  // every kernel enqueued (Backend::enqueuedDispatches)

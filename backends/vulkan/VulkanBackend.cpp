@@ -35,7 +35,26 @@ VulkanBackend::VulkanBackend(std::shared_ptr<VulkanContext> ctx, const BackendOp
   fp16_ = options.precision == Precision::kFP16 && ctx_->info().fp16Storage;
   const char* sg = std::getenv("TESSERA_VULKAN_SUBGROUPS");
   subgroups_ = ctx_->info().subgroupTrees() && !(sg && std::strcmp(sg, "0") == 0);
-  imagesUsable_ = ctx_->storageImageFormat(VulkanContext::imageFormat(fp16_));
+  imageFormatUsable_ = ctx_->storageImageFormat(VulkanContext::imageFormat(fp16_));
+}
+
+std::string VulkanBackend::nc4StorageDevice() const {
+  const VulkanDeviceInfo& d = ctx_->info();
+  return "vulkan|" + d.name + "|" + std::to_string(d.vendorId) + ":" + std::to_string(d.deviceId) + "|driver " +
+         std::to_string(d.driverVersion) + (fp16_ ? "|fp16" : "|fp32");
+}
+
+const Nc4StorageChoice& VulkanBackend::nc4Storage() const {
+  if (nc4Storage_) return *nc4Storage_;
+  if (!imageFormatUsable_) {
+    nc4Storage_ = std::make_unique<Nc4StorageChoice>();
+    nc4Storage_->images = false;
+    nc4Storage_->why = "the device has no storage images in this format";
+  } else {
+    nc4Storage_ = std::make_unique<Nc4StorageChoice>(
+        chooseNc4Storage(BackendType::kVulkan, options_, nc4StorageDevice(), "TESSERA_VULKAN_NC4_STORAGE"));
+  }
+  return *nc4Storage_;
 }
 
 std::string VulkanBackend::deviceName() const {
@@ -432,7 +451,17 @@ BackendRegistrar registerVulkan(BackendFactory{
       *out = std::make_unique<VulkanBackend>(std::move(ctx), o);
       return Status::ok();
     },
-    [] { return VulkanContext::describeDevices(); }});
+    [] {
+      // Where the default device keeps NC4HW4 tensors (measured now if not cached yet).
+      std::string text = VulkanContext::describeDevices();
+      std::shared_ptr<VulkanContext> ctx;
+      if (VulkanContext::get("", &ctx).isOk()) {
+        if (!text.empty() && text.back() != '\n') text += "\n";
+        text += "  NC4HW4 tensors on the default device (fp32): " +
+                describeNc4Storage(VulkanBackend(std::move(ctx), BackendOptions{}).nc4Storage()) + "\n";
+      }
+      return text;
+    }});
 }  // namespace
 
 }  // namespace tessera

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/vulkan/VulkanContext.hpp"
+#include "core/src/Nc4StorageChoice.hpp"
 #include "tessera/Backend.hpp"
 
 namespace tessera {
@@ -95,10 +96,15 @@ class VulkanBackend final : public Backend {
   Status planUpload(const void* data, size_t bytes, VulkanBinding* out);
 
   static VulkanBinding binding(const Tensor* t);
-  // Whether f32 tensors of these shapes can be NC4HW4 storage images here (the format is a
-  // storage format on this device and the pixel grid is within the image limits). Ops
-  // take NC4HW4 only when it holds for all their tensors, else run their NCHW build.
+  // Whether f32 tensors of these shapes are NC4HW4 storage images here (the format is a
+  // storage format on this device, images were chosen over buffers (nc4Storage) and the
+  // pixel grid is within the image limits). Ops take NC4HW4 only when it holds for all
+  // their tensors, else run their NCHW build.
   bool imagesFit(const Tensors& ts) const;
+  // Images or buffers, and why (Nc4StorageChoice.hpp); decided on first use: forced, or the
+  // measurement cached for this device, driver and precision, or measured now.
+  const Nc4StorageChoice& nc4Storage() const;
+  std::string nc4StorageDevice() const;  // its cache key: device, driver, precision
   // fp16 mode: f32 tensors are stored as fp16 on the device (kernels run their FP16 builds).
   bool fp16() const { return fp16_; }
   // Bytes of `t` on the device (half of byteSize() for f32 tensors in fp16 mode).
@@ -152,7 +158,8 @@ class VulkanBackend final : public Backend {
   std::vector<std::unique_ptr<VulkanImage>> dynamicImages_;  // every dynamic image
   std::vector<VulkanImage*> imagesFree_;
   std::vector<VkImage> imagesToInitialise_;  // created since the last initialiseImages()
-  bool imagesUsable_ = false;
+  bool imageFormatUsable_ = false;  // the device can hold NC4HW4 storage images at all
+  mutable std::unique_ptr<Nc4StorageChoice> nc4Storage_;  // decided on first use
   size_t dynamicBytes_ = 0, peakDynamicBytes_ = 0;
   std::vector<VkDescriptorPool> descriptorPools_;
   std::map<int, std::unique_ptr<Recording>> recordings_;

@@ -8,7 +8,7 @@
 namespace tessera {
 
 bool VulkanBackend::imagesFit(const Tensors& ts) const {
-  if (!imagesUsable_) return false;
+  if (!nc4Storage().images) return false;
   const int64_t limit = ctx_->info().limits.maxImageDimension2D;
   for (const Tensor* t : ts) {
     if (!t) continue;

@@ -188,6 +188,7 @@ Status Session::create(std::shared_ptr<const Graph> graph, const SessionOptions&
   bo.precision = options.precision;
   bo.threads = std::max(1, options.threads);
   bo.device = options.device;
+  bo.nc4Storage = options.nc4Storage;
   std::vector<BackendType> order = options.backends;
   order.erase(std::remove(order.begin(), order.end(), BackendType::kCPU), order.end());
   order.push_back(BackendType::kCPU);  // the reference and last resort

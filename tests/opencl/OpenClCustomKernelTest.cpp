@@ -10,6 +10,7 @@
 #include "tessera/OpenClKernel.hpp"
 #include "tests/opencl/OpenClTestSupport.hpp"
 #include "tests/support/BiasTanhOp.hpp"
+#include "tests/support/Nc4StorageChecks.hpp"  // ScopedEnvVar
 
 namespace tessera {
 namespace {
@@ -145,17 +146,18 @@ std::shared_ptr<Graph> biasTanhGraph(const std::string& op, int64_t channels, bo
   return test::biasTanhGraph(kDomain, op, channels, constantBias);
 }
 using Ran = test::BiasTanhRun;
-Ran run(std::shared_ptr<Graph> g, BackendType backend, const std::string& provider, const Tensor& x) {
-  return test::runBiasTanh(std::move(g), backend, provider, x);
+Ran run(std::shared_ptr<Graph> g, BackendType backend, const std::string& provider, const Tensor& x,
+        Nc4Storage storage = Nc4Storage::kAuto) {
+  return test::runBiasTanh(std::move(g), backend, provider, x, Precision::kFP32, storage);
 }
 
 // OpenCL with `provider` against the CPU kernel, asserting the op ran on OpenCL.
-void expectMatchesCpu(const std::string& provider, const Shape& shape) {
+void expectMatchesCpu(const std::string& provider, const Shape& shape, Nc4Storage storage = Nc4Storage::kAuto) {
   const std::string what = provider + " " + shapeToString(shape);
   auto g = biasTanhGraph("BiasTanh", shape[1]);
   const Tensor x = test::randomTensor(shape, 11, -2.f, 2.f);
   Ran cpu = run(g, BackendType::kCPU, "test_cpu", x);
-  Ran cl = run(g, BackendType::kOpenCL, provider, x);
+  Ran cl = run(g, BackendType::kOpenCL, provider, x, storage);
   ASSERT_TRUE(cpu.status.isOk()) << what << ": " << cpu.status.message();
   ASSERT_TRUE(cl.status.isOk()) << what << ": " << cl.status.message();
   ASSERT_EQ(cl.report.nodes.size(), 1u);
@@ -170,7 +172,7 @@ TEST(OpenClCustomKernel, Nc4KernelOnImagesMatchesCpu) {
   registerBiasTanh();
   for (const Shape& s : {Shape{2, 5, 3, 7}, Shape{1, 13, 1, 5}, Shape{3, 3, 5, 1}}) {
     gSawImages = false;
-    expectMatchesCpu("test_nc4", s);
+    expectMatchesCpu("test_nc4", s, Nc4Storage::kImage);
     EXPECT_TRUE(gSawImages) << shapeToString(s) << ": the kernel did not get images";
   }
 }
@@ -178,11 +180,12 @@ TEST(OpenClCustomKernel, Nc4KernelOnImagesMatchesCpu) {
 TEST(OpenClCustomKernel, SameSourceOnNc4BuffersAndPlainKernelMatchCpu) {
   REQUIRE_OPENCL();
   registerBiasTanh();
-  setenv("TESSERA_OPENCL_NC4_STORAGE", "buffer", 1);  // read when the backend is created
-  gSawImages = true;
-  expectMatchesCpu("test_nc4", {2, 5, 3, 7});
-  EXPECT_FALSE(gSawImages) << "NC4HW4 tensors were images despite TESSERA_OPENCL_NC4_STORAGE=buffer";
-  unsetenv("TESSERA_OPENCL_NC4_STORAGE");
+  {
+    test::ScopedEnvVar buffers("TESSERA_OPENCL_NC4_STORAGE", "buffer");  // read when the backend is created
+    gSawImages = true;
+    expectMatchesCpu("test_nc4", {2, 5, 3, 7});
+    EXPECT_FALSE(gSawImages) << "NC4HW4 tensors were images despite TESSERA_OPENCL_NC4_STORAGE=buffer";
+  }
   expectMatchesCpu("test_plain", {2, 5, 3, 7});
   expectMatchesCpu("test_plain", {1, 13, 1, 5});
 }

@@ -8,14 +8,17 @@
 #include "backends/opencl/OpenClBackend.hpp"
 #include "support/Fp16RoundingProbes.hpp"
 #include "tests/opencl/OpenClTestSupport.hpp"
+#include "tests/support/Nc4StorageChecks.hpp"  // ScopedEnvVar
 
 namespace tessera {
 namespace test {
 namespace {
 
+// fp16 storage exists only in images: force them too, whatever this device measures.
 struct ForcedFp16Storage {
-  ForcedFp16Storage() { setenv("TESSERA_OPENCL_FP16_STORAGE", "force", 1); }
+  ForcedFp16Storage() : images_("TESSERA_OPENCL_NC4_STORAGE", "image") { setenv("TESSERA_OPENCL_FP16_STORAGE", "force", 1); }
   ~ForcedFp16Storage() { unsetenv("TESSERA_OPENCL_FP16_STORAGE"); }
+  ScopedEnvVar images_;
 };
 
 TEST(OpenClFp16Rounding, ImageStoresRoundToNearestEven) {

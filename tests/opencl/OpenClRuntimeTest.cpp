@@ -11,6 +11,7 @@
 
 #include "backends/opencl/OpenClBackend.hpp"
 #include "tests/opencl/OpenClTestSupport.hpp"
+#include "tests/support/Nc4StorageChecks.hpp"  // ScopedEnvVar
 
 extern char** environ;
 
@@ -69,6 +70,7 @@ TEST(OpenClRuntime, ProgramBinariesAreCachedOnDiskWithAStrictKey) {
 
 TEST(OpenClRuntime, TensorsPastTheImageLimitUseBuffers) {
   REQUIRE_OPENCL();
+  test::ScopedEnvVar images("TESSERA_OPENCL_NC4_STORAGE", "image");  // whatever this device measures
   auto b = createOpenCl();
   auto* cl = static_cast<OpenClBackend*>(b.get());
   if (!cl->device().images) GTEST_SKIP() << "device has no images: every NC4HW4 tensor is a buffer";

@@ -69,8 +69,10 @@ struct BiasTanhRun {
 
 // One run on `backend` with `provider` selected.
 inline BiasTanhRun runBiasTanh(std::shared_ptr<Graph> g, BackendType backend, const std::string& provider,
-                               const Tensor& x, Precision precision = Precision::kFP32) {
+                               const Tensor& x, Precision precision = Precision::kFP32,
+                               Nc4Storage storage = Nc4Storage::kAuto) {
   SessionOptions o;
+  o.nc4Storage = storage;
   o.backends = {backend};
   o.providers = {provider};
   o.precision = precision;

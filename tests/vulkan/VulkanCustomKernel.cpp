@@ -184,17 +184,17 @@ void registerBiasTanh() {
 std::shared_ptr<Graph> biasTanhGraph(int64_t channels) { return test::biasTanhGraph(kDomain, "BiasTanh", channels); }
 using Ran = test::BiasTanhRun;
 Ran run(std::shared_ptr<Graph> g, BackendType backend, const std::string& provider, const Tensor& x,
-        Precision precision = Precision::kFP32) {
-  return test::runBiasTanh(std::move(g), backend, provider, x, precision);
+        Precision precision = Precision::kFP32, Nc4Storage storage = Nc4Storage::kAuto) {
+  return test::runBiasTanh(std::move(g), backend, provider, x, precision, storage);
 }
 
 void expectMatchesCpu(const std::string& provider, const Shape& shape, Precision precision = Precision::kFP32,
-                      double rtol = 1e-4, double atol = 1e-5) {
+                      double rtol = 1e-4, double atol = 1e-5, Nc4Storage storage = Nc4Storage::kAuto) {
   const std::string what = provider + " " + shapeToString(shape);
   auto g = biasTanhGraph(shape[1]);
   const Tensor x = test::randomTensor(shape, 11, -2.f, 2.f);
   Ran cpu = run(g, BackendType::kCPU, "vk_test_cpu", x);
-  Ran vk = run(g, BackendType::kVulkan, provider, x, precision);
+  Ran vk = run(g, BackendType::kVulkan, provider, x, precision, storage);
   ASSERT_TRUE(cpu.status.isOk()) << what << ": " << cpu.status.message();
   ASSERT_TRUE(vk.status.isOk()) << what << ": " << vk.status.message();
   ASSERT_EQ(vk.report.nodes.size(), 1u);
@@ -209,11 +209,11 @@ TEST(VulkanCustomKernel, Nc4KernelOnImagesMatchesCpu) {
   registerBiasTanh();
   for (const Shape& s : {Shape{2, 5, 3, 7}, Shape{1, 13, 1, 5}, Shape{3, 3, 5, 1}}) {
     gImages = -1;
-    expectMatchesCpu("vk_test_nc4", s);
+    expectMatchesCpu("vk_test_nc4", s, Precision::kFP32, 1e-4, 1e-5, Nc4Storage::kImage);
     EXPECT_EQ(gImages.load(), 1) << shapeToString(s) << ": the kernel did not get storage images";
   }
   // fp16 storage: rgba16f images, the same source.
-  expectMatchesCpu("vk_test_nc4", {2, 5, 3, 7}, Precision::kFP16, 1e-2, 1e-2);
+  expectMatchesCpu("vk_test_nc4", {2, 5, 3, 7}, Precision::kFP16, 1e-2, 1e-2, Nc4Storage::kImage);
 }
 
 TEST(VulkanCustomKernel, SameSourceOnBuffersPastTheImageLimitAndPlainKernel) {

@@ -57,6 +57,7 @@ void expectImageOpMatchesCpu(const std::string& op, const std::vector<Tensor>& i
   ASSERT_TRUE(g.build(&graph).isOk()) << what;
   SessionOptions cpuOpt, vkOpt;
   vkOpt.backends = {BackendType::kVulkan};
+  vkOpt.nc4Storage = Nc4Storage::kImage;  // these tests are about images, whatever this device measures
   std::unique_ptr<Session> cpu, vk;
   ASSERT_TRUE(Session::create(graph, cpuOpt, &cpu).isOk());
   ASSERT_TRUE(Session::create(graph, vkOpt, &vk).isOk());

@@ -121,6 +121,7 @@ TEST(VulkanConv, ActivationsLiveInStorageImages) {
   ASSERT_TRUE(g.build(&graph).isOk());
   SessionOptions o;
   o.backends = {BackendType::kVulkan};
+  o.nc4Storage = Nc4Storage::kImage;  // what this test is about, whatever this device measures
   std::unique_ptr<Session> s;
   ASSERT_TRUE(Session::create(graph, o, &s).isOk());
   std::map<std::string, Tensor> in = {{"x", randomTensor({1, 5, 9, 7}, 43)}}, out;

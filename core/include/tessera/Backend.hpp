@@ -86,10 +86,17 @@ class Execution {
   Backend* backend_;
 };
 
+// Where a GPU backend keeps NC4HW4 tensors: 2-D images or buffers (which is faster differs
+// per device and driver). kAuto: TESSERA_<BACKEND>_NC4_STORAGE if set, else the faster of
+// the two on a small conv net, measured once per device, driver and precision and cached.
+// Tensors past the image limits are buffers whatever is chosen.
+enum class Nc4Storage { kAuto, kImage, kBuffer };
+
 struct BackendOptions {
   Precision precision = Precision::kFP32;
   int threads = 1;
   std::string device;  // device selector (index or name substring); empty = default
+  Nc4Storage nc4Storage = Nc4Storage::kAuto;  // forced here, it wins over the environment
 };
 
 class Backend {

@@ -19,6 +19,8 @@ struct SessionOptions {
   Precision precision = Precision::kFP32;
   int threads = 1;
   std::string device;  // passed to GPU backends: index or name substring
+  // NC4HW4 tensors of GPU backends in images or buffers (Backend.hpp); kAuto: measured.
+  Nc4Storage nc4Storage = Nc4Storage::kAuto;
   // Custom-kernel providers whose kernels take precedence over the built-in ones, in order
   // (see CustomOp.hpp).
   std::vector<std::string> providers;
