@@ -54,7 +54,11 @@ const Nc4StorageChoice& OpenClBackend::nc4Storage() {
 
 std::string OpenClBackend::deviceName() const {
   // As Vulkan's, the name says which precision runs when fp16 was asked for.
-  const std::string mode = halfImages_ ? " (fp16 image storage, fp32 arithmetic)"
+  // Buffers are fp32 always: where they were measured faster than fp16 images, fp16 runs fp32.
+  const bool halfUsed = halfImages_ && !(nc4Storage_ && !nc4Storage_->images);
+  const std::string mode = halfUsed ? " (fp16 image storage, fp32 arithmetic)"
+                           : halfImages_ ? " (fp16 requested, running fp32: NC4HW4 tensors in buffers, " +
+                                               nc4Storage_->why + ")"
                            : precisionNote_.empty() ? "" : " (fp16 requested, running fp32)";
   return device().deviceName + " (" + device().platformName + ")" + mode;
 }
