@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sanitizer runs (CI runs this after scripts/test.sh):
 #   build-asan  ASan + UBSan: the unit, op, CPU, Vulkan and OpenCL gtests, the CPU ONNX
-#               conformance run, the PaddleOCR CPU checks and the bad-input CLI checks;
+#               conformance run, the PaddleOCR CPU checks and the bad-input CLI checks (not
+#               the packaging tests, install and bundle, which run a bare environment);
 #   build-tsan  TSan: the concurrency tests (tests/concurrency/, their own small binary).
 # Any sanitizer report fails the run (halt_on_error, -fno-sanitize-recover). Reports from the
 # GPU drivers' own code (lavapipe, PoCL, LLVM) are suppressed by tests/sanitizers/*.supp;
@@ -35,7 +36,7 @@ if [ "$which" = all ] || [ "$which" = asan ]; then
   export LSAN_OPTIONS="suppressions=$SUPP/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
   ctest --test-dir "$ROOT/build-asan" --output-on-failure -j "$JOBS" \
-    -LE soak -E "^(onnx_node_all_no_crash|onnx_conformance_(vulkan|opencl)|paddleocr_(vulkan|opencl)|ocr_page|install_and_example|vulkan_|opencl_no_platform|conformance_|soak)"
+    -LE soak -E "^(onnx_node_all_no_crash|onnx_conformance_(vulkan|opencl)|paddleocr_(vulkan|opencl)|ocr_page|install_and_example|bundle_runs_unpacked|vulkan_|opencl_no_platform|conformance_|soak)"
 fi
 
 if [ "$which" = all ] || [ "$which" = tsan ]; then
