@@ -51,8 +51,9 @@ layout(push_constant) uniform Params { uint P[32]; };
 #define TENSOR_IN(b, name) layout(std430, set = 0, binding = b) readonly buffer Buf##b { STORAGE name[]; }
 #define TENSOR_OUT(b, name) layout(std430, set = 0, binding = b) writeonly buffer Buf##b { STORAGE name[]; }
 #define TENSOR4_IN(b, name) layout(std430, set = 0, binding = b) readonly buffer Buf##b { STORAGE4 name[]; }
-// Always fp32 (host tables, staging buffers).
+// Always fp32 (host tables, staging buffers, conv weights and biases).
 #define F32_IN(b, name) layout(std430, set = 0, binding = b) readonly buffer Buf##b { float name[]; }
+#define F32X4_IN(b, name) layout(std430, set = 0, binding = b) readonly buffer Buf##b { vec4 name[]; }
 #define F32_OUT(b, name) layout(std430, set = 0, binding = b) writeonly buffer Buf##b { float name[]; }
 
 // NC4HW4 operands. A kernel over NC4HW4 tensors is built twice: with IMAGE (its NC4HW4

@@ -26,12 +26,14 @@
 #endif
 #include "common.glsl"
 NC4_IN(0, x);
+// Weights and bias in fp32 in both builds (ConvWeights.hpp): fp16 weights alone move
+// PaddleOCR's detector map by 0.15.
 #if defined(KIND_GEMM) || defined(KIND_DEPTHWISE)
-TENSOR4_IN(1, w);
+F32X4_IN(1, w);
 #else
-TENSOR_IN(1, w);
+F32_IN(1, w);
 #endif
-TENSOR_IN(2, bias);
+F32_IN(2, bias);
 NC4_OUT(3, y);
 NC4_IN(4, z);  // bound to x when there is no Z
 #ifdef KIND_GEMM

@@ -19,12 +19,13 @@
 #endif
 #include "common.glsl"
 NC4_IN(0, x);
+// Weights and bias in fp32 in both builds, as conv.comp's.
 #ifdef KIND_GEMM
-TENSOR4_IN(1, w);
+F32X4_IN(1, w);
 #else
-TENSOR_IN(1, w);
+F32_IN(1, w);
 #endif
-TENSOR_IN(2, bias);
+F32_IN(2, bias);
 NC4_OUT(3, y);
 
 // The input index along one axis that output o reaches through tap k, or -1.

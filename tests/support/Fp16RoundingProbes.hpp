@@ -1,7 +1,8 @@
 // Probes of fp16 rounding on a GPU backend in fp16 storage mode (issue 15). Every conversion
-// to fp16 (uploads, kernel stores into buffers and images, weight packing) must round to
-// nearest with ties to even, whatever the driver would do on its own: an NVIDIA driver's
-// image stores truncated most values, a bias toward zero that compounded through a detector.
+// to fp16 (uploads, kernel stores into buffers and images, weights where a backend packs them
+// in fp16) must round to nearest with ties to even, whatever the driver would do on its own:
+// an NVIDIA driver's image stores truncated most values, a bias toward zero that compounded
+// through a detector.
 // Each probe is one node whose fp32 result is known exactly on the host (products of values
 // with few significant bits), so every stored element must be exactly that result's nearest
 // fp16 value; a truncating path fails on about half the elements.
@@ -92,12 +93,12 @@ inline std::vector<RoundingProbe> roundingProbes(bool plain, int64_t wide) {
     probes.push_back({"a Conv's store into an NC4HW4 tensor", "Conv",
                       {tensorOf({2, 5, 3, 7}, x), scaledIdentityWeights(5, k)}, {false, true}, {}, scaled(x)});
   }
-  for (bool constantWeights : {true, false}) {  // weights rounded when packed (host or device)
+  for (bool constantWeights : {true, false}) {  // weights, kept fp32 or rounded when packed, then the store
     const std::vector<float> w = roundingProbeValues(7, constantWeights ? 13 : 14);
     std::vector<float> exact;
     for (float v : w)
       for (int p = 0; p < 3 * 5; ++p) exact.push_back(v);  // y[m] = 1 * w[m] at every pixel
-    probes.push_back({constantWeights ? "packing constant Conv weights" : "packing Conv weights on the device", "Conv",
+    probes.push_back({constantWeights ? "constant Conv weights" : "Conv weights computed on the device", "Conv",
                       {tensorFrom({1, 1, 3, 5}, std::vector<float>(15, 1.f)), tensorOf({7, 1, 1, 1}, w)},
                       {false, constantWeights}, {}, exact});
   }

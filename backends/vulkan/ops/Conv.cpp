@@ -37,8 +37,9 @@ class VulkanConv final : public VulkanExecution {
       : VulkanExecution(b, n.label()), params_(p), images_(images) {}
 
   WorkEstimate work(const Tensors& in, const Tensors& out) const override { return convWork(in, out); }
-  // Constant weights are packed on the host once per plan (vkops::packConvWeights).
-  bool readsConstantOnHost(size_t input) const override { return input == 1; }
+  // Constant weights are packed on the host once per plan (vkops::packConvWeights), and a
+  // constant bias uploaded in fp32 (ConvWeights.hpp).
+  bool readsConstantOnHost(size_t input) const override { return input == 1 || input == 2; }
 
   void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
@@ -71,12 +72,7 @@ class VulkanConv final : public VulkanExecution {
     const int64_t cg = cs.inChannels / cs.group, k = in[1]->elementCount() / (cs.outChannels * cg);
     VulkanBinding weights;
     if (kind == ConvKind::kGeneric) {  // read as they are, [M][C/group][K]
-      if (hostWeights) {
-        const float* w = in[1]->data<float>();
-        TESSERA_RETURN_IF_ERROR(vkops::uploadWeights(vk(), std::vector<float>(w, w + in[1]->elementCount()), &weights));
-      } else {
-        weights = VulkanBackend::binding(in[1]);
-      }
+      TESSERA_RETURN_IF_ERROR(vkops::fp32ConvOperand(*this, vk(), in[1], &weights));
     } else {  // 4-channel blocks
       const int64_t floats = kind == ConvKind::kGemm ? m4 * ((cg + 3) / 4) * k * 16 : m4 * k * 4;
       const auto packing = kind == ConvKind::kGemm ? vkops::WeightPacking::kGemm : vkops::WeightPacking::kDepthwise;
@@ -84,7 +80,7 @@ class VulkanConv final : public VulkanExecution {
         TESSERA_RETURN_IF_ERROR(vkops::uploadWeights(
             vk(), vkops::packConvWeights(in[1]->data<float>(), packing, cs.outChannels, cg, k, 0, floats), &weights));
       } else {
-        TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * (vk().fp16() ? 2 : 4), &weights));
+        TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * sizeof(float), &weights));
         TESSERA_RETURN_IF_ERROR(dispatch(kind == ConvKind::kGemm ? vkshaders::conv_weights_GEMM
                                                                  : vkshaders::conv_weights_DEPTHWISE,
                                          {VulkanBackend::binding(in[1]), weights},
@@ -92,8 +88,10 @@ class VulkanConv final : public VulkanExecution {
                                          floats));
       }
     }
+    VulkanBinding bias = weights;  // bound, unread, when there is none
+    if (hasBias) TESSERA_RETURN_IF_ERROR(vkops::fp32ConvOperand(*this, vk(), in[2], &bias));
     return dispatch(shaderOf(kind, images_),
-                    {VulkanBackend::binding(in[0]), weights, hasBias ? VulkanBackend::binding(in[2]) : weights,
+                    {VulkanBackend::binding(in[0]), weights, bias,
                      VulkanBackend::binding(out[0]), VulkanBackend::binding(z ? z : in[0])},
                     p, invocations);
   }

@@ -24,7 +24,7 @@ class VulkanConvTranspose final : public VulkanExecution {
 
   WorkEstimate work(const Tensors& in, const Tensors& out) const override { return convTransposeWork(in, out); }
   // Constant weights are packed on the host once per plan (vkops::packConvWeights).
-  bool readsConstantOnHost(size_t input) const override { return input == 1; }
+  bool readsConstantOnHost(size_t input) const override { return input == 1 || input == 2; }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
     ConvShape cs;
@@ -42,12 +42,7 @@ class VulkanConvTranspose final : public VulkanExecution {
     const bool gemm = cs.group == 1 || (cg % 4 == 0 && mg % 4 == 0);
     VulkanBinding weights;
     if (!gemm) {  // read as they are, [C][M/group][K]
-      if (hostWeights) {
-        const float* w = in[1]->data<float>();
-        TESSERA_RETURN_IF_ERROR(vkops::uploadWeights(vk(), std::vector<float>(w, w + in[1]->elementCount()), &weights));
-      } else {
-        weights = VulkanBackend::binding(in[1]);
-      }
+      TESSERA_RETURN_IF_ERROR(vkops::fp32ConvOperand(*this, vk(), in[1], &weights));
     } else {  // 4x4 blocks
       const int64_t k = in[1]->elementCount() / (cs.inChannels * mg);
       const int64_t floats = m4 * ((cg + 3) / 4) * k * 16;
@@ -57,7 +52,7 @@ class VulkanConvTranspose final : public VulkanExecution {
                                          floats),
             &weights));
       } else {
-        TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * (vk().fp16() ? 2 : 4), &weights));
+        TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(floats * sizeof(float), &weights));
         TESSERA_RETURN_IF_ERROR(dispatch(vkshaders::conv_weights_TRANSPOSED, {VulkanBackend::binding(in[1]), weights},
                                          {vkops::u32(floats), vkops::u32(cs.outChannels), vkops::u32(cg),
                                           vkops::u32(k), vkops::u32(mg)},
@@ -66,8 +61,10 @@ class VulkanConvTranspose final : public VulkanExecution {
     }
     const ShaderId kernel = gemm ? (images_ ? vkshaders::conv_transpose_GEMM_IMAGE : vkshaders::conv_transpose_GEMM)
                                  : (images_ ? vkshaders::conv_transpose_GENERIC_IMAGE : vkshaders::conv_transpose_GENERIC);
+    VulkanBinding bias = weights;  // bound, unread, when there is none
+    if (hasBias) TESSERA_RETURN_IF_ERROR(vkops::fp32ConvOperand(*this, vk(), in[2], &bias));
     return dispatch(kernel,
-                    {VulkanBackend::binding(in[0]), weights, hasBias ? VulkanBackend::binding(in[2]) : weights,
+                    {VulkanBackend::binding(in[0]), weights, bias,
                      VulkanBackend::binding(out[0])},
                     p, pixels);
   }

@@ -1,13 +1,15 @@
 // Conv / ConvTranspose weights in the layouts conv.comp and conv_transpose.comp read. Constant
 // weights are packed here, on the host, once per plan and uploaded; weights computed by the
 // graph are packed on the GPU by conv_weights.comp each run, with the same index rule.
+// Weights and biases stay fp32 in fp16 mode (only the tensors between ops are fp16): rounded
+// to fp16 they alone move PaddleOCR's detector map by up to 0.15, more than the rest of fp16
+// storage together, for a few percent of the bytes a conv reads.
 #pragma once
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "backends/vulkan/VulkanOps.hpp"
-#include "tessera/DataType.hpp"
+#include "vulkan/shaders/conv_weights.hpp"
 
 namespace tessera {
 namespace vkops {
@@ -41,14 +43,26 @@ inline std::vector<float> packConvWeights(const float* w, WeightPacking packing,
   return out;
 }
 
-// `values` in a device buffer living as long as the plan, in the backend's storage type
-// (fp16 in fp16 mode).
+// `values` in an fp32 device buffer living as long as the plan.
 inline Status uploadWeights(VulkanBackend& vk, const std::vector<float>& values, VulkanBinding* out) {
-  if (!vk.fp16()) return vk.planUpload(values.data(), values.size() * sizeof(float), out);
-  std::vector<uint16_t> half(values.size());
-  for (size_t i = 0; i < values.size(); ++i)  // saturating, as the kernels' ST() does
-    half[i] = floatToHalf(std::min(65504.f, std::max(-65504.f, values[i])));
-  return vk.planUpload(half.data(), half.size() * sizeof(uint16_t), out);
+  return vk.planUpload(values.data(), values.size() * sizeof(float), out);
+}
+
+// A conv operand read as it is, in fp32 (a bias, or weights the GENERIC kernels read
+// unpacked): a constant one from the host; a computed one bound as it is in fp32 mode, and in
+// fp16 mode converted each run into a buffer of the plan (conv_weights.comp COPY).
+inline Status fp32ConvOperand(VulkanExecution& exec, VulkanBackend& vk, const Tensor* t, VulkanBinding* out) {
+  if (t->backend() != &vk) {
+    const float* v = t->data<float>();
+    return uploadWeights(vk, std::vector<float>(v, v + t->elementCount()), out);
+  }
+  if (!vk.fp16()) {
+    *out = VulkanBackend::binding(t);
+    return Status::ok();
+  }
+  const int64_t n = t->elementCount();
+  TESSERA_RETURN_IF_ERROR(vk.planDeviceBuffer(n * sizeof(float), out));
+  return exec.dispatch(vkshaders::conv_weights_COPY, {VulkanBackend::binding(t), *out}, {u32(n)}, n);
 }
 
 }  // namespace vkops
