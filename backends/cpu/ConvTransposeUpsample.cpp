@@ -4,6 +4,7 @@
 #include <string>
 
 #include "backends/cpu/CpuIsa.hpp"
+#include "backends/cpu/FusedActivationPass.hpp"
 #include "tessera/ThreadPool.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -135,7 +136,8 @@ void Upsample2x2Transpose::plan(PackedConstants& cache, const ConvShape& c, cons
   bias_.assign(2 * blocks * 8, 0.f);
 }
 
-void Upsample2x2Transpose::run(ThreadPool& pool, const float* x, const float* bias, float* y) {
+void Upsample2x2Transpose::run(ThreadPool& pool, const float* x, const float* bias, float* y,
+                               const FusedActivation& act) {
 #ifdef TESSERA_UPSAMPLE_X86
   const float* w = weights_.get();
   for (int64_t kh = 0; kh < 2; ++kh)
@@ -162,10 +164,13 @@ void Upsample2x2Transpose::run(ThreadPool& pool, const float* x, const float* bi
         rowAvx512(g, xRow, w, bias_.data(), yb, ih);
       else
         rowAvx2(g, xRow, w, bias_.data(), yb, ih);
+      if (act.kind == FusedActivation::kNone && !act.hasAffine()) continue;
+      for (int64_t q = 0; q < blocks_; ++q)  // the two output rows just written, still in cache
+        applyFusedActivation(act, yb + q * g.yBlockStride + 2 * ih * g.OW * kChannelPack, 2 * g.OW * kChannelPack);
     }
   }, 1);
 #else
-  (void)pool, (void)x, (void)bias, (void)y;
+  (void)pool, (void)x, (void)bias, (void)y, (void)act;
 #endif
 }
 

@@ -30,7 +30,9 @@ class Upsample2x2Transpose {
   void plan(PackedConstants& cache, const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y,
             const Tensor* w);
   // y = convTranspose(x, w) + bias (bias may be null); y's padding lanes come out as zeros.
-  void run(ThreadPool& pool, const float* x, const float* bias, float* y);
+  // y = convTranspose(x, w) + bias, then `act` on each pair of output rows as it is written;
+  // the padding lanes of y are left for the caller.
+  void run(ThreadPool& pool, const float* x, const float* bias, float* y, const FusedActivation& act);
 
  private:
   ConvShape shape_;

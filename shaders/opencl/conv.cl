@@ -99,7 +99,8 @@ __kernel void depthwise(NC4_IN(src), __global const float4* restrict weight,
 __kernel void conv_transpose(NC4_IN(src), __global const float4* restrict weight,
                              __global const float4* restrict bias, NC4_OUT(dst), int inC4,
                              int inH, int inW, int outC4, int outH, int outW, int kH, int kW,
-                             int strideH, int strideW, int padH, int padW, int dilH, int dilW, int height) {
+                             int strideH, int strideW, int padH, int padW, int dilH, int dilW, int height,
+                             float actScale, float actShift) {
   const int x = get_global_id(0), y = get_global_id(1);
   const int outWidth = outC4 * outW;
   if (x >= outWidth || y >= height) return;
@@ -128,7 +129,7 @@ __kernel void conv_transpose(NC4_IN(src), __global const float4* restrict weight
       }
     }
   }
-  STORE4(dst, x, y, outWidth, activate4(acc));
+  STORE4(dst, x, y, outWidth, activate4(acc) * actScale + actShift);
 }
 
 // Weights computed in the graph are packed on the device each run, in the layouts above.

@@ -8,7 +8,8 @@
 //   GENERIC: each output lane gathers its group's channels one by one from the weights
 //        [C][M/group][kernel].
 // P: 0 count, 1 C, 2 M, 3 group, 4 hasBias, 5 act, 6 actA, 7 actB,
-//    8..10 in DHW, 11..13 out DHW, 14..16 kernel, 17..19 stride, 20..22 dilation, 23..25 pad
+//    8..10 in DHW, 11..13 out DHW, 14..16 kernel, 17..19 stride, 20..22 dilation, 23..25 pad,
+//    26 scale, 27 shift (after the activation)
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #if defined(GEMM_IMAGE) || defined(GENERIC_IMAGE)
@@ -86,5 +87,5 @@ void main() {
       }
     }
   }
-  store_y(gy, n, m4, oz * OH + oy, ox, activate4(pint(5), acc, pfloat(6), pfloat(7)));
+  store_y(gy, n, m4, oz * OH + oy, ox, activate4(pint(5), acc, pfloat(6), pfloat(7)) * pfloat(26) + pfloat(27));
 }

@@ -90,6 +90,26 @@ TEST(OpenClConv, FusedActivations) {
     }
 }
 
+// The same on ConvTranspose (tools/onnx/FuseConvActivation), dense and grouped (groups of 3),
+// with and without a scale and shift after it.
+TEST(OpenClConvTranspose, FusedActivations) {
+  REQUIRE_OPENCL();
+  for (const char* act : {"Relu", "Sigmoid", "HardSwish", "HardSigmoid"})
+    for (int64_t group : {int64_t(1), int64_t(2)})
+      for (bool affine : {false, true}) {
+        Attributes a = ints("strides", {2, 2});
+        a.setInts("pads", {1, 1, 1, 1});
+        a.setInt("group", group);
+        a.setString("activation", act);
+        if (affine) a.setFloats("activation_affine", {-0.75f, 0.3f});
+        expectOpenClMatchesCpu("ConvTranspose", {randomTensor({2, 6, 5, 7}, 64, -3.f, 3.f),
+                                                 randomTensor({6, 6 / group, 3, 3}, 65), randomTensor({6}, 66)},
+                               a, std::string("ConvTranspose + ") + act + (affine ? " + affine" : "") + ", group " +
+                                      std::to_string(group),
+                               {false, true, true});
+      }
+}
+
 // Z (tools/onnx/FuseConvAdd) read at the store and added before every activation, on the
 // dense and depthwise kernels (support/ConvSumCases.hpp; 1-D too), against Conv -> Add ->
 // activation on the CPU; fp16 images, and buffers past the image limit.

@@ -166,6 +166,27 @@ TEST(FuseConvActivation, EveryKindGivesTheUnfusedAnswers) {
     }
 }
 
+// The same after a ConvTranspose, on each of the CPU's paths: the 2x2 stride-2 upsampling
+// kernel (NC4HW4 out, 6 channels: a ragged last block), the disjoint tiles (3 channels: NCHW
+// out; with a 1x1 kernel at stride 2, outputs no tap reaches hold the bias, and activate it)
+// and GEMM + col2im (3x3 at stride 2). Sigmoid and HardSigmoid are not 0 at 0.
+TEST(FuseConvActivation, ConvTransposeEveryPathGivesTheUnfusedAnswers) {
+  struct Path { const char* what; int64_t m, k; };
+  const Path paths[] = {{"upsampling", 6, 2}, {"disjoint", 3, 2}, {"disjoint, uncovered", 3, 1}, {"col2im", 6, 3}};
+  for (const char* act : {"Relu", "Sigmoid", "HardSigmoid", "HardSwish"})
+    for (const Path& path : paths) {
+      GraphBuilder g;
+      g.input("x", DataType::kF32, {2, 5, 4, 7});
+      Attributes ct;
+      ct.setInts("strides", {2, 2});
+      if (path.k == 3) ct.setInts("pads", {1, 1, 1, 1});
+      const std::string y = g.op1("ConvTranspose", {"x", g.constant("w", randomTensor({5, path.m, path.k, path.k}, 1)),
+                                                   g.constant("b", randomTensor({path.m}, 2))}, ct);
+      g.output(g.op1(act, {y}));
+      expectSameAfter(*build(g), fuseConvActivation, 1, std::string(act) + " after ConvTranspose, " + path.what);
+    }
+}
+
 TEST(FuseConvActivation, LeavesSharedOutputsAndRunTimeBounds) {
   GraphBuilder g;
   g.input("x", DataType::kF32, {1, 3, 4, 4});

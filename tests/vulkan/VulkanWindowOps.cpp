@@ -83,6 +83,25 @@ TEST(VulkanConv, FusedActivations) {
     }
 }
 
+// The same on ConvTranspose (tools/onnx/FuseConvActivation): the GEMM kernel (6 outputs, a
+// ragged last block) and the generic one (groups of 3), with and without a scale and shift.
+TEST(VulkanConvTranspose, FusedActivations) {
+  TESSERA_REQUIRE_VULKAN();
+  for (const char* act : {"Relu", "Sigmoid", "HardSwish", "HardSigmoid"})
+    for (int64_t group : {int64_t(1), int64_t(2)})
+      for (bool affine : {false, true}) {
+        Attributes a;
+        a.setInts("strides", {2, 2});
+        a.setInts("pads", {1, 1, 1, 1});
+        a.setInt("group", group);
+        a.setString("activation", act);
+        if (affine) a.setFloats("activation_affine", {-0.75f, 0.3f});
+        expectVulkanMatchesCpu("ConvTranspose", {randomTensor({2, 6, 5, 7}, 64, -3.f, 3.f),
+                                                 randomTensor({6, 6 / group, 3, 3}, 65), randomTensor({6}, 66)},
+                               a, 1, {false, true, true});
+      }
+}
+
 // Z (tools/onnx/FuseConvAdd) read at the store and added before every activation, on the
 // GEMM, depthwise and generic kernels (support/ConvSumCases.hpp), against Conv -> Add ->
 // activation on the CPU; images, buffers (1-D and the wide case) and fp16 storage.

@@ -8,12 +8,14 @@
 // upsampling of segmentation heads), tiles of input positions run in parallel instead, each
 // writing its product straight into y with no column buffer (see runDisjoint). The 2x2
 // stride-2 case itself, NC4HW4 in and out, has a kernel of its own (ConvTransposeUpsample).
-// 4-D tensors run on NC4HW4, other ranks on NCHW.
+// 4-D tensors run on NC4HW4, other ranks on NCHW. A fused activation (tools/onnx/
+// FuseConvActivation) is applied to each output region as it is finished.
 #include <algorithm>
 #include <vector>
 
 #include "backends/cpu/ConvTransposeUpsample.hpp"
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/FusedActivationPass.hpp"
 #include "backends/cpu/Gemm.hpp"
 #include "backends/cpu/NC4HW4.hpp"
 #include "ops/Conv.hpp"
@@ -81,12 +83,14 @@ class CpuConvTranspose final : public Execution {
     float* y = outputs[0]->data<float>();
     ThreadPool& pool = cpuPool(*this);
     if (upsample_) {
-      upsampler_.run(pool, x, bias, y);
+      upsampler_.run(pool, x, bias, y, params_.activation);
+      if (activates()) zeroPaddingLanes(y, yAddr_);  // the activation of 0 need not be 0
       return Status::ok();
     }
     packedB_ = weights_.get();
     if (disjoint_) {
       runDisjoint(x, bias, y);
+      activateOutput(y);
       zeroPaddingLanes(y, yAddr_);
       return Status::ok();
     }
@@ -121,6 +125,21 @@ class CpuConvTranspose final : public Execution {
   }
 
  private:
+  bool activates() const { return params_.activation.kind != FusedActivation::kNone || params_.activation.hasAffine(); }
+
+  // The fused activation over all of y, a plane (NCHW channel or NC4HW4 block) at a time: for
+  // the disjoint path, whose tiles write scattered outputs.
+  void activateOutput(float* y) {
+    if (!activates()) return;
+    const int64_t planes = yAddr_.packed ? channelBlocks(shape_.outChannels) : shape_.outChannels;
+    const int64_t planeSize = yAddr_.spatial * yAddr_.spatialStride;
+    cpuPool(*this).parallelFor(shape_.batch * planes, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        applyFusedActivation(params_.activation, y + (i / planes) * yAddr_.batchStride + (i % planes) * planeSize,
+                             planeSize);
+    }, 1);
+  }
+
   // B of group g: [C/group x (M/group * taps)], rows of W as they are; on the disjoint path
   // the columns are reordered (tap, m), so 4 adjacent columns are one NC4HW4 output pixel.
   void packWeights(const float* w, float* packed) {
@@ -295,6 +314,7 @@ class CpuConvTranspose final : public Execution {
         }
       }
     }
+    applyFusedActivation(params_.activation, dst, outCount, ss);  // the channel is complete
   }
 
   ConvParams params_;

@@ -15,8 +15,9 @@ class OpenClConvTranspose final : public OpenClConvBase {
   WorkEstimate work(const Tensors& in, const Tensors& out) const override {
     return convTransposeWork(in, out);
   }
-  OpenClConvTranspose(Backend* b, const ConvShape& s, std::vector<float> weight, std::vector<float> bias)
-      : OpenClConvBase(b), shape_(s), weight_(std::move(weight)), bias_(std::move(bias)) {}
+  OpenClConvTranspose(Backend* b, const ConvShape& s, std::vector<float> weight, std::vector<float> bias,
+                      const FusedActivation& act)
+      : OpenClConvBase(b), shape_(s), weight_(std::move(weight)), bias_(std::move(bias)), act_(act) {}
 
   // Constant weights and bias were packed on the host by the creator: the Session need not
   // upload the raw ones.
@@ -45,17 +46,22 @@ class OpenClConvTranspose final : public OpenClConvBase {
     }
     const int64_t outH = g.output[1], outW = g.output[2];
     ClKernel* k = nullptr;
-    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::conv::conv_transpose,
-                                      KernelOptions().storage("src", x).storage("dst", y), &k));
+    KernelOptions o = KernelOptions().storage("src", x).storage("dst", y);
+    if (act_.kind != FusedActivation::kNone)
+      o.define("ACTIVATION", static_cast<long long>(act_.kind)).defineFloat("ACT_A", act_.alpha)
+          .defineFloat("ACT_B", act_.beta);
+    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::conv::conv_transpose, o, &k));
     k->tensor(x).mem(weightBuf_.get()).mem(biasBuf_.get()).tensor(y).arg(inC4).arg(g.input[1]).arg(g.input[2]);
     k->arg(outC4).arg(outH).arg(outW).arg(g.kernel[1]).arg(g.kernel[2]).arg(g.stride[1]).arg(g.stride[2]);
     k->arg(g.padBegin[1]).arg(g.padBegin[2]).arg(g.dilation[1]).arg(g.dilation[2]).arg(shape_.batch * outH);
+    k->arg(act_.scale).arg(act_.shift);  // after the activation
     return dispatch(k, {outC4 * outW, shape_.batch * outH});
   }
 
  private:
   ConvShape shape_;
   std::vector<float> weight_, bias_;
+  FusedActivation act_;
   ClBuffer weightBuf_, biasBuf_;
 };
 
@@ -79,7 +85,7 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   const int64_t cg = C / group, mg = M / group;
   if (static_cast<double>(outC4) * inC4 * taps * 16 > 64e6) return nullptr;
   if (!w->data() || (bias && !bias->data()))  // packed on the device at run time
-    return makeExecution<OpenClConvTranspose>(b, node, s, std::vector<float>(), std::vector<float>());
+    return makeExecution<OpenClConvTranspose>(b, node, s, std::vector<float>(), std::vector<float>(), p.activation);
   // W: [C, M/group, k...] -> dense [outC4][inC4][taps][4 input lanes][4 output lanes].
   const float* wd = w->data<float>();
   std::vector<float> packed(outC4 * inC4 * taps * 16, 0.f);
@@ -94,7 +100,7 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   std::vector<float> b4(outC4 * 4, 0.f);
   if (bias)
     for (int64_t oc = 0; oc < M && oc < bias->elementCount(); ++oc) b4[oc] = bias->data<float>()[oc];
-  return makeExecution<OpenClConvTranspose>(b, node, s, std::move(packed), std::move(b4));
+  return makeExecution<OpenClConvTranspose>(b, node, s, std::move(packed), std::move(b4), p.activation);
 }
 
 }  // namespace

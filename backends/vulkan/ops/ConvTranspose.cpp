@@ -33,9 +33,13 @@ class VulkanConvTranspose final : public VulkanExecution {
     const bool hasBias = in.size() > 2 && in[2];
     const int64_t m4 = (cs.outChannels + 3) / 4, cg = cs.inChannels / cs.group, mg = cs.outPerGroup();
     const int64_t pixels = out[0]->elementCount() / cs.outChannels * m4;
+    const FusedActivation& act = params_.activation;
     std::vector<uint32_t> p = {vkops::u32(pixels), vkops::u32(cs.inChannels), vkops::u32(cs.outChannels),
-                               vkops::u32(cs.group), hasBias ? 1u : 0u, 0u, 0u, 0u};
+                               vkops::u32(cs.group), hasBias ? 1u : 0u, static_cast<uint32_t>(act.kind),
+                               floatBits(act.alpha), floatBits(act.beta)};
     vkops::pushWindow(p, cs.window, false);
+    p.push_back(floatBits(act.scale));
+    p.push_back(floatBits(act.shift));
     // Constant weights arrive on the host (readsConstantOnHost) and are packed and uploaded
     // now; computed ones are on the device and packed by conv_weights.comp each run.
     const bool hostWeights = in[1]->backend() != &vk();
