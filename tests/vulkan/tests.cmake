@@ -47,7 +47,7 @@ set_tests_properties(onnx_conformance_vulkan onnx_conformance_vulkan_validation 
 # 0.1 (lavapipe: 0.018 at 320, 0.031 at 640).
 add_test(NAME paddleocr_vulkan_fp16
   COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/models/check_paddleocr.py
-          --tessera ${CMAKE_SOURCE_DIR}/tests/vulkan/tessera_fp16.sh --backend vulkan --fp16-terms
+          --tessera ${CMAKE_SOURCE_DIR}/tests/models/tessera_fp16.sh --backend vulkan --fp16-terms
           --fp16-det-max-abs 0.1)
 set_tests_properties(paddleocr_vulkan_fp16 PROPERTIES SKIP_RETURN_CODE 77
   ENVIRONMENT "TESSERA_REAL=$<TARGET_FILE:tessera_cli>")
