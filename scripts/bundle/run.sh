@@ -9,7 +9,10 @@
 #   conformance  the ONNX node cases of lists/onnx_node_inference.txt on cpu, vulkan and
 #                opencl (in parallel), and on the GPU backends how many of the float-only
 #                cases ran every node there, none folded
-#   latency      the PaddleOCR latency table: every GPU backend in fp32 and fp16, the CPU at
+#   accuracy     the PaddleOCR models on each GPU backend against ONNX Runtime (Python's
+#                onnxruntime module, where the machine has it with numpy): fp32 within
+#                rtol 1e-3 / atol 1e-4, fp16 in the terms of issue 15 (check_paddleocr.py)
+#   latency      the PaddleOCR table: every GPU backend in fp32 and fp16, the CPU at
 #                1, 2, 4 ... all hardware threads; medians of TESSERA_BUNDLE_RUNS runs
 #                (default 30) after 5 warm-up runs; and det 640's per-step profile on each GPU
 # Every step writes its full output under RESULTS_DIR; the summary goes to stdout and to
@@ -24,7 +27,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=env.sh
 . "$HERE/env.sh"
 
-STEPS="devices,unit,conformance,latency"
+STEPS="devices,unit,conformance,accuracy,latency"
 if [ "${1:-}" = "--only" ]; then STEPS="$2"; shift 2; fi
 RESULTS="${1:-$PWD/tessera-results}"
 mkdir -p "$RESULTS"
@@ -42,7 +45,7 @@ say ""
 tessera devices >"$RESULTS/devices.txt" 2>&1
 GPUS=""
 for b in vulkan opencl; do
-  if sed -n "/^$b:/,/^[a-z]*:/p" "$RESULTS/devices.txt" | grep -q "<- default"; then GPUS="$GPUS $b"; fi
+  if sed -n "/^$b:$/,/^[a-z]*:$/p" "$RESULTS/devices.txt" | grep -q "<- default"; then GPUS="$GPUS $b"; fi
 done
 
 if want devices; then
@@ -100,6 +103,28 @@ if want conformance; then
   say ""
 fi
 
+if want accuracy; then
+  say "## PaddleOCR answers against ONNX Runtime"
+  say ""
+  if ! python3 -c 'import numpy, onnxruntime' 2>/dev/null; then
+    say "- skipped: needs python3 with numpy and onnxruntime (pip install numpy onnxruntime)"
+  else
+    for b in $GPUS; do
+      for p in fp32 fp16; do
+        terms=""
+        [ "$p" = fp16 ] && terms="--fp16-terms"
+        python3 "$HERE/check_paddleocr.py" --tessera "$HERE/bin/tessera" --models-dir "$HERE/models" --ort python \
+          --backend "$b" --precision "$p" $terms >"$RESULTS/accuracy_${b}_$p.txt" 2>&1
+        rc=$?
+        [ $rc -ne 0 ] && STATUS=1
+        say "- $b $p: $(tail -1 "$RESULTS/accuracy_${b}_$p.txt")"
+        grep -E '^(PASS|FAIL)|^    ' "$RESULTS/accuracy_${b}_$p.txt" | sed 's/^/    /' | tee -a "$SUMMARY" >/dev/null
+      done
+    done
+  fi
+  say ""
+fi
+
 if want latency; then
   say "## PaddleOCR latency (median ms of $RUNS runs)"
   say ""
@@ -149,7 +174,7 @@ if want latency; then
   say ""
   say "Host: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) hardware threads."
   for b in $GPUS; do
-    say "$b: $(sed -n "/^$b:/,/^[a-z]*:/p" "$RESULTS/devices.txt" | grep -m1 '<- default' | sed 's/^ *//; s/ *<- default//')"
+    say "$b: $(sed -n "/^$b:$/,/^[a-z]*:$/p" "$RESULTS/devices.txt" | grep -m1 '<- default' | sed 's/^ *//; s/ *<- default//')"
   done
   for b in $GPUS; do
     case " ${TESSERA_BUNDLE_MODELS:-det640} " in *" det640 "*) ;; *) continue ;; esac

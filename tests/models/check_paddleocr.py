@@ -8,7 +8,12 @@ PaddleOCR normalises its inputs), runs ONNX Runtime (CPU, tests/models/ort_refer
 Prints PASS/FAIL per case with the largest errors, then `N passed, N failed`; exits 1 on any
 failure, including missing models (run scripts/setup.sh first).
 
+The reference is ONNX Runtime for Node.js (third_party/ort, as scripts/setup.sh installs it);
+`--ort python` uses Python's onnxruntime module instead, where a machine has that and no Node
+(the bundle's `accuracy` step on a GPU machine: docs/BUNDLE.md).
+
 Usage: check_paddleocr.py --tessera build/tessera [--backend cpu] [--threads 2]
+                          [--precision fp32|fp16] [--ort node|python]
                           [--only cls|det|rec|CASE]... [--rtol 1e-3] [--atol 1e-4]
                           [--fp16-terms [--fp16-det-max-abs 0.1]]
 """
@@ -100,6 +105,19 @@ def run(cmd, what):
     return time.time() - start
 
 
+def run_ort_python(model_path, x_path, out_dir, threads):
+    """ONNX Runtime's Python module (CPU), writing out_dir/<output name>.npy like
+    ort_reference.mjs."""
+    import onnxruntime as ort
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    session = ort.InferenceSession(model_path, opts, providers=["CPUExecutionProvider"])
+    outputs = session.run(None, {"x": np.load(x_path)})
+    os.makedirs(out_dir, exist_ok=True)
+    for meta, value in zip(session.get_outputs(), outputs):
+        np.save(os.path.join(out_dir, meta.name + ".npy"), value)
+
+
 def compare(actual, expected, rtol, atol):
     """Returns (ok, message)."""
     if actual.shape != expected.shape:
@@ -153,6 +171,9 @@ def main():
     ap.add_argument("--tessera", default=os.path.join(REPO, "build", "tessera"))
     ap.add_argument("--backend", default="cpu")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--precision", default="fp32", choices=["fp32", "fp16"])
+    ap.add_argument("--ort", default="node", choices=["node", "python"],
+                    help="the reference: onnxruntime-node (default) or Python's onnxruntime")
     ap.add_argument("--models-dir", default=os.path.join(REPO, "third_party", "models", "paddleocr"))
     ap.add_argument("--ort-dir", default=os.path.join(REPO, "third_party", "ort"))
     ap.add_argument("--only", action="append", default=[],
@@ -173,7 +194,14 @@ def main():
               (args.models_dir, ", ".join(missing)))
         print("0 passed, %d failed" % len(CASES))
         return 1
-    if not os.path.isdir(os.path.join(args.ort_dir, "node_modules", "onnxruntime-node")):
+    if args.ort == "python":
+        try:
+            import onnxruntime  # noqa: F401
+        except ImportError:
+            print("FAIL: --ort python, but Python's onnxruntime module is not installed")
+            print("0 passed, %d failed" % len(CASES))
+            return 1
+    elif not os.path.isdir(os.path.join(args.ort_dir, "node_modules", "onnxruntime-node")):
         print("FAIL: onnxruntime-node missing in %s: run scripts/setup.sh" % args.ort_dir)
         print("0 passed, %d failed" % len(CASES))
         return 1
@@ -183,7 +211,7 @@ def main():
         print("0 passed, %d failed" % len(CASES))
         return 1
     node = shutil.which("node")
-    if node is None:
+    if node is None and args.ort == "node":
         print("FAIL: node not found: run scripts/setup.sh")
         print("0 passed, %d failed" % len(CASES))
         return 1
@@ -206,12 +234,15 @@ def main():
             x_path = os.path.join(case_dir, "x.npy")
             np.save(x_path, make_input(model, shape, seed=1000 + index))
             try:
-                run([node, ORT_SCRIPT, "run", model_path, "--input", "x=" + x_path,
-                     "--output-dir", ort_out, "--threads", str(args.threads),
-                     "--ort-dir", args.ort_dir], "onnxruntime")
+                if args.ort == "python":
+                    run_ort_python(model_path, x_path, ort_out, args.threads)
+                else:
+                    run([node, ORT_SCRIPT, "run", model_path, "--input", "x=" + x_path,
+                         "--output-dir", ort_out, "--threads", str(args.threads),
+                         "--ort-dir", args.ort_dir], "onnxruntime")
                 seconds = run([args.tessera, "run", model_path, "--backend", args.backend,
-                               "--threads", str(args.threads), "--input", "x=" + x_path,
-                               "--output-dir", tes_out], "tessera run")
+                               "--precision", args.precision, "--threads", str(args.threads),
+                               "--input", "x=" + x_path, "--output-dir", tes_out], "tessera run")
                 results = []
                 for f in sorted(os.listdir(ort_out)):
                     tes_file = os.path.join(tes_out, f)
