@@ -67,6 +67,54 @@ __kernel void conv2d(NC4_IN(src), __global const float4* restrict weight,
   if (ow0 + 3 < outW) STORE4(dst, base + 3, y, outWidth, CONV_OUT(acc3, base + 3, y, outWidth));
 }
 
+// conv2d for convs with few output tiles and a long reduction (core/src/SplitReduction.hpp):
+// `lanes` work-items of one work-group share a tile (4 output channels by 4 columns), each
+// summing every lanes-th (input block, tap) pair; a tree in local memory merges their sums.
+// global: ceil(tiles * lanes / 64) * 64, 1-D; local: 64.
+__kernel void conv2d_split(NC4_IN(src), __global const float4* restrict weight,
+                           __global const float4* restrict bias, NC4_OUT(dst), NC4_IN(src1), int inC4, int inH,
+                           int inW, int outC4, int outH, int outW, int kH, int kW, int strideH, int strideW,
+                           int padH, int padW, int dilH, int dilW, int tiles, int lanes, float actScale,
+                           float actShift) {
+  __local float4 sums[64 * 4];
+  const int me = get_local_id(0), i = get_global_id(0);
+  const int tile = i / lanes, lane = i - tile * lanes;
+  const bool valid = tile < tiles;  // no early return: every work-item meets the barriers
+  const int blocks = (outW + 3) / 4;
+  const int ow0 = (tile % blocks) * 4, rest = tile / blocks;
+  const int oh = rest % outH, oc4 = (rest / outH) % outC4, n = rest / outH / outC4;
+  const int y = n * outH + oh, taps = kH * kW, inWidth = inC4 * inW;
+  const int ih0 = oh * strideH - padH, iw0 = ow0 * strideW - padW;
+  float4 acc[4] = {(float4)(0.f), (float4)(0.f), (float4)(0.f), (float4)(0.f)};
+  for (int r = valid ? lane : inC4 * taps; r < inC4 * taps; r += lanes) {  // (input block, tap) pairs
+    const int ic4 = r / taps, t = r - ic4 * taps, kh = t / kW, kw = t - kh * kW;
+    const int ih = ih0 + kh * dilH;
+    if (ih < 0 || ih >= inH) continue;
+    __global const float4* w = weight + ((size_t)(oc4 * inC4 + ic4) * taps + t) * 4;
+    const float4 w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+    for (int j = 0; j < 4; ++j) {
+      const int iw = iw0 + kw * dilW + j * strideW;
+      if (iw < 0 || iw >= inW) continue;
+      const float4 v = LOAD4(src, ic4 * inW + iw, n * inH + ih, inWidth);
+      acc[j] = mad((float4)(v.x), w0, mad((float4)(v.y), w1, mad((float4)(v.z), w2, mad((float4)(v.w), w3, acc[j]))));
+    }
+  }
+  for (int j = 0; j < 4; ++j) sums[me * 4 + j] = acc[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = lanes / 2; s > 0; s >>= 1) {
+    if (lane < s)
+      for (int j = 0; j < 4; ++j) sums[me * 4 + j] += sums[(me + s) * 4 + j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (!valid) return;
+  const int outWidth = outC4 * outW;
+  for (int j = lane; j < 4; j += lanes) {
+    if (ow0 + j >= outW) break;
+    const int x = oc4 * outW + ow0 + j;
+    STORE4(dst, x, y, outWidth, CONV_OUT(sums[(me - lane) * 4 + j] + bias[oc4], x, y, outWidth));
+  }
+}
+
 // global: (C4 * outW, N * outH)
 __kernel void depthwise(NC4_IN(src), __global const float4* restrict weight,
                         __global const float4* restrict bias, NC4_OUT(dst), NC4_IN(src1), int C4, int inH,

@@ -15,6 +15,32 @@ __kernel void matmul(__global const float* a, __global const float* b, __global 
   y[((size_t)bi * M + m) * N + n] = acc;
 }
 
+// matmul for few outputs and a long K (core/src/SplitReduction.hpp): `lanes` work-items of
+// one work-group share an output element, each summing every lanes-th k; a tree in local
+// memory merges their sums. global: ceil(outputs * lanes / 64) * 64, 1-D; local: 64.
+__kernel void matmul_split(__global const float* a, __global const float* b, __global float* y,
+                           __global const int* aOffsets, __global const int* bOffsets, int M, int N,
+                           int K, int batch, int lanes) {
+  __local float sums[64];
+  const int me = get_local_id(0), i = get_global_id(0);
+  const int out = i / lanes, lane = i - out * lanes;
+  const bool valid = out < M * N * batch;  // no early return: every work-item meets the barriers
+  float acc = 0.f;
+  if (valid) {
+    const int n = out % N, m = (out / N) % M, bi = out / N / M;
+    __global const float* ap = a + aOffsets[bi] + (size_t)m * K;
+    __global const float* bp = b + bOffsets[bi] + n;
+    for (int k = lane; k < K; k += lanes) acc = mad(ap[k], bp[(size_t)k * N], acc);
+  }
+  sums[me] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = lanes / 2; s > 0; s >>= 1) {
+    if (lane < s) sums[me] += sums[me + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (valid && lane == 0) y[out] = sums[me];
+}
+
 // Y = alpha * A' B' + beta * C. A' is M x K (A stored K x M when TRANS_A), B' is K x N
 // (B stored N x K when TRANS_B); C broadcasts with strides (cm, cn) (0 where broadcast).
 // global: (N, M)

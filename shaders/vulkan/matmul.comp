@@ -1,11 +1,14 @@
-// variants: ; precision: fp32 fp16
+// variants: BLOCK, SPLIT ; precision: fp32 fp16
 // Batched matrix product y = alpha * A' B' + beta * C with element strides, so one kernel
 // serves MatMul (batch broadcasting through stride-0 batch dims) and Gemm (transposes).
-// Each invocation computes a 4x4 block of y (rows m0.., columns n0..), so each loaded
-// element of A and B feeds four multiply-adds. P[0] counts invocations (blocks).
+// Each 4x4 block of y (rows m0.., columns n0..) is one invocation's (BLOCK), so each loaded
+// element of A and B feeds four multiply-adds; or, for few blocks and a long K (SPLIT,
+// core/src/SplitReduction.hpp), P[26] = `lanes` invocations of one work-group share a block,
+// each summing every lanes-th k, and a tree in work-group memory merges their sums. P[0]
+// counts blocks.
 // P: 0 count, 1 M, 2 N, 3 K, 4 aRow, 5 aCol, 6 bRow, 7 bCol, 8 alpha, 9 beta, 10 hasC,
 //    11 cRow, 12 cCol, 13 batchRank (<= 4), 14..17 batch dims, 18..21 a batch strides,
-//    22..25 b batch strides
+//    22..25 b batch strides, 26 lanes (SPLIT)
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -14,9 +17,19 @@ TENSOR_IN(1, b);
 TENSOR_IN(2, c);
 TENSOR_OUT(3, y);
 
+#ifdef SPLIT
+shared float splitSums[64][16];
+#endif
+
 void main() {
-  uint i = gid();
+#ifdef SPLIT
+  uint lanes = P[26], me = gl_LocalInvocationID.x, lane = gid() % lanes, i = gid() / lanes;
+  bool valid = i < P[0];  // no early return: every invocation meets the barriers
+  if (!valid) i = 0u;
+#else
+  uint i = gid(), lanes = 1u, lane = 0u;
   if (i >= P[0]) return;
+#endif
   int M = pint(1), N = pint(2), K = pint(3);
   int NB = (N + 3) / 4, MB = (M + 3) / 4;
   int n0 = int(i % uint(NB)) * 4, m0 = int((i / uint(NB)) % uint(MB)) * 4;
@@ -40,7 +53,12 @@ void main() {
   float acc[4][4];
   for (int r = 0; r < 4; ++r)
     for (int q = 0; q < 4; ++q) acc[r][q] = 0.0;
-  for (int k = 0; k < K; ++k) {
+#ifdef SPLIT
+  int kFirst = valid ? int(lane) : K;
+#else
+  int kFirst = 0;
+#endif
+  for (int k = kFirst; k < K; k += int(lanes)) {
     float av[4], bv[4];
     for (int j = 0; j < 4; ++j) {
       av[j] = LD(a[mr[j] + k * aCol]);
@@ -49,6 +67,19 @@ void main() {
     for (int r = 0; r < 4; ++r)
       for (int q = 0; q < 4; ++q) acc[r][q] += av[r] * bv[q];
   }
+#ifdef SPLIT
+  for (int r = 0; r < 4; ++r)
+    for (int q = 0; q < 4; ++q) splitSums[me][r * 4 + q] = acc[r][q];
+  barrier();
+  for (uint s = lanes / 2u; s > 0u; s >>= 1) {
+    if (lane < s)
+      for (int e = 0; e < 16; ++e) splitSums[me][e] += splitSums[me + s][e];
+    barrier();
+  }
+  if (!valid || lane != 0u) return;
+  for (int r = 0; r < 4; ++r)
+    for (int q = 0; q < 4; ++q) acc[r][q] = splitSums[me][r * 4 + q];
+#endif
   float alpha = pfloat(8), beta = pfloat(9);
   bool hasC = pint(10) != 0;
   for (int r = 0; r < 4; ++r) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backends/opencl/ConvWeights.hpp"
+#include "core/src/SplitReduction.hpp"
 #include "ops/Conv.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/conv.hpp"
@@ -57,13 +58,23 @@ class OpenClConv final : public OpenClConvBase {
     if (act_.kind != FusedActivation::kNone)
       o.define("ACTIVATION", static_cast<long long>(act_.kind)).defineFloat("ACT_A", act_.alpha)
           .defineFloat("ACT_B", act_.beta);
-    TESSERA_RETURN_IF_ERROR(
-        addKernel(depthwise_ ? opencl::kernels::conv::depthwise : opencl::kernels::conv::conv2d, o, &k));
+    // Few output tiles and a long reduction: the reduction split over work-items (core/src/SplitReduction.hpp).
+    const int64_t tiles = shape_.batch * outH * outC4 * ((outW + 3) / 4);
+    const int lanes = depthwise_ ? 1 : splitReductionLanes(tiles, inC4 * taps, cl()->deviceKind(), "TESSERA_OPENCL_SPLIT");
+    const auto kernel = depthwise_ ? opencl::kernels::conv::depthwise
+                                   : lanes > 1 ? opencl::kernels::conv::conv2d_split : opencl::kernels::conv::conv2d;
+    TESSERA_RETURN_IF_ERROR(addKernel(kernel, o, &k));
     k->tensor(x).mem(weightBuf_.get()).mem(biasBuf_.get()).tensor(y).tensor(z ? z : x).arg(inC4);
     k->arg(inH).arg(inW);
     if (!depthwise_) k->arg(outC4);
     k->arg(outH).arg(outW).arg(g.kernel[1]).arg(g.kernel[2]).arg(g.stride[1]).arg(g.stride[2]);
-    k->arg(g.padBegin[1]).arg(g.padBegin[2]).arg(g.dilation[1]).arg(g.dilation[2]).arg(shape_.batch * outH);
+    k->arg(g.padBegin[1]).arg(g.padBegin[2]).arg(g.dilation[1]).arg(g.dilation[2]);
+    if (lanes > 1) {
+      k->arg(tiles).arg(lanes).arg(act_.scale).arg(act_.shift);
+      countSplitReductionPlan();
+      return dispatchGroups(k, (tiles * lanes + 63) / 64, 64);
+    }
+    k->arg(shape_.batch * outH);
     k->arg(act_.scale).arg(act_.shift);  // after the activation
     if (depthwise_) return dispatch(k, {outC4 * outW, shape_.batch * outH});
     return dispatch(k, {outC4 * ((outW + 3) / 4), shape_.batch * outH});  // 4 columns per item

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "backends/opencl/Movement.hpp"
+#include "core/src/SplitReduction.hpp"
 #include "ops/MatMul.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/matmul.hpp"
@@ -39,9 +40,18 @@ class OpenClMatMul final : public OpenClExecution {
     TESSERA_RETURN_IF_ERROR(cl()->createBuffer(aOff.size() * sizeof(cl_int), aOff.data(), &aOffsets_, "MatMul offsets"));
     TESSERA_RETURN_IF_ERROR(cl()->createBuffer(bOff.size() * sizeof(cl_int), bOff.data(), &bOffsets_, "MatMul offsets"));
     ClKernel* k = nullptr;
-    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::matmul::matmul, KernelOptions(), &k));
+    // Few outputs and a long K: each output's sum split over work-items (SplitReduction.hpp).
+    const int64_t outputCount = s.M * s.N * batch;
+    const int lanes = splitReductionLanes(outputCount, s.K, cl()->deviceKind(), "TESSERA_OPENCL_SPLIT");
+    TESSERA_RETURN_IF_ERROR(addKernel(lanes > 1 ? opencl::kernels::matmul::matmul_split : opencl::kernels::matmul::matmul,
+                                      KernelOptions(), &k));
     k->tensor(inputs[0]).tensor(inputs[1]).tensor(outputs[0]).mem(aOffsets_.get()).mem(bOffsets_.get());
     k->arg(s.M).arg(s.N).arg(s.K).arg(batch);
+    if (lanes > 1) {
+      k->arg(lanes);
+      countSplitReductionPlan();
+      return dispatchGroups(k, (outputCount * lanes + 63) / 64, 64);
+    }
     return dispatch(k, {s.N, s.M, batch});
   }
 

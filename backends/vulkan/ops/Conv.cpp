@@ -4,6 +4,7 @@
 #include "backends/vulkan/VulkanOps.hpp"
 #include "backends/vulkan/ops/ConvWeights.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
+#include "core/src/SplitReduction.hpp"
 #include "ops/Conv.hpp"
 #include "vulkan/shaders/conv.hpp"
 #include "vulkan/shaders/conv_weights.hpp"
@@ -22,7 +23,8 @@ ConvKind kindOf(const ConvShape& cs) {
   return ConvKind::kGeneric;
 }
 
-ShaderId shaderOf(ConvKind k, bool image) {
+ShaderId shaderOf(ConvKind k, bool image, bool split) {
+  if (split) return image ? vkshaders::conv_GEMM_SPLIT_IMAGE : vkshaders::conv_GEMM_SPLIT;
   switch (k) {
     case ConvKind::kGemm: return image ? vkshaders::conv_GEMM_IMAGE : vkshaders::conv_GEMM;
     case ConvKind::kDepthwise: return image ? vkshaders::conv_DEPTHWISE_IMAGE : vkshaders::conv_DEPTHWISE;
@@ -56,20 +58,28 @@ class VulkanConv final : public VulkanExecution {
     const ConvKind kind = kindOf(cs);
     const WindowGeometry w3 = cs.window.padTo3D();
     const int64_t m4 = (cs.outChannels + 3) / 4;
-    const int64_t px = kind == ConvKind::kGemm ? 8 : 4;  // output columns per invocation (conv.comp PX)
-    const int64_t invocations = cs.batch * m4 * w3.output[0] * w3.output[1] * ((w3.output[2] + px - 1) / px);
+    const int64_t cg = cs.inChannels / cs.group, k = in[1]->elementCount() / (cs.outChannels * cg);
+    // GEMM convs with few output tiles split each tile's reduction over several invocations
+    // (GEMM_SPLIT, 4 columns a tile; core/src/SplitReduction.hpp).
+    const int64_t rows = cs.batch * m4 * w3.output[0] * w3.output[1];
+    const int lanes = kind == ConvKind::kGemm ? splitReductionLanes(rows * ((w3.output[2] + 3) / 4), (cg + 3) / 4 * k,
+                                                               vk().deviceKind(), "TESSERA_VULKAN_SPLIT")
+                                              : 1;
+    const int64_t px = kind == ConvKind::kGemm && lanes == 1 ? 8 : 4;  // output columns per tile (conv.comp PX)
+    const int64_t tiles = rows * ((w3.output[2] + px - 1) / px);
     const FusedActivation& act = params_.activation;
-    std::vector<uint32_t> p = {vkops::u32(invocations), vkops::u32(cs.inChannels), vkops::u32(cs.outChannels),
+    std::vector<uint32_t> p = {vkops::u32(tiles), vkops::u32(cs.inChannels), vkops::u32(cs.outChannels),
                                vkops::u32(cs.group), hasBias ? 1u : 0u, static_cast<uint32_t>(act.kind),
                                floatBits(act.alpha), floatBits(act.beta)};
     vkops::pushWindow(p, cs.window, false);
     p.push_back(floatBits(act.scale));
     p.push_back(floatBits(act.shift));
     p.push_back(z ? 1u : 0u);
+    p.push_back(static_cast<uint32_t>(lanes));
+    if (lanes > 1) countSplitReductionPlan();
     // The weights: constant ones arrive on the host (readsConstantOnHost) and are packed and
     // uploaded now; computed ones are on the device and packed by conv_weights.comp each run.
     const bool hostWeights = in[1]->backend() != &vk();
-    const int64_t cg = cs.inChannels / cs.group, k = in[1]->elementCount() / (cs.outChannels * cg);
     VulkanBinding weights;
     if (kind == ConvKind::kGeneric) {  // read as they are, [M][C/group][K]
       TESSERA_RETURN_IF_ERROR(vkops::fp32ConvOperand(*this, vk(), in[1], &weights));
@@ -90,10 +100,10 @@ class VulkanConv final : public VulkanExecution {
     }
     VulkanBinding bias = weights;  // bound, unread, when there is none
     if (hasBias) TESSERA_RETURN_IF_ERROR(vkops::fp32ConvOperand(*this, vk(), in[2], &bias));
-    return dispatch(shaderOf(kind, images_),
+    return dispatch(shaderOf(kind, images_, lanes > 1),
                     {VulkanBackend::binding(in[0]), weights, bias,
                      VulkanBackend::binding(out[0]), VulkanBackend::binding(z ? z : in[0])},
-                    p, invocations);
+                    p, tiles * lanes);
   }
 
  private:

@@ -1,6 +1,7 @@
 // Vulkan Gemm: Y = alpha * A' B' + beta * C with C broadcast to [M, N].
 // Kernel: shaders/vulkan/matmul.comp.
 #include "backends/vulkan/VulkanOps.hpp"
+#include "backends/vulkan/ops/MatMulLanes.hpp"
 #include "ops/Gemm.hpp"
 #include "ops/MatMul.hpp"
 #include "vulkan/shaders/matmul.hpp"
@@ -45,9 +46,10 @@ class VulkanGemm final : public VulkanExecution {
                                vkops::u32(cCol),
                                0u};
     for (int k = 0; k < 12; ++k) p.push_back(k < 4 ? 1u : 0u);
-    return dispatch(vkshaders::matmul,
+    const int lanes = vkops::matmulLanes(vk().deviceKind(), blocks, K, &p);
+    return dispatch(lanes > 1 ? vkshaders::matmul_SPLIT : vkshaders::matmul_BLOCK,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]),
-                     VulkanBackend::binding(c ? c : in[0]), VulkanBackend::binding(out[0])}, p, blocks);
+                     VulkanBackend::binding(c ? c : in[0]), VulkanBackend::binding(out[0])}, p, blocks * lanes);
   }
 
  private:

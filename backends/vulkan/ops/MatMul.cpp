@@ -1,6 +1,7 @@
 // Vulkan MatMul (numpy semantics: 1-D operands, batch broadcasting up to 4 batch dims).
 // Kernel: shaders/vulkan/matmul.comp.
 #include "backends/vulkan/VulkanOps.hpp"
+#include "backends/vulkan/ops/MatMulLanes.hpp"
 #include "ops/MatMul.hpp"
 #include "vulkan/shaders/matmul.hpp"
 
@@ -42,9 +43,10 @@ class VulkanMatMul final : public VulkanExecution {
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(ms.batch[d]) : 1u);
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(as[d]) : 0u);
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(bs[d]) : 0u);
-    return dispatch(vkshaders::matmul,
+    const int lanes = vkops::matmulLanes(vk().deviceKind(), blocks, ms.K, &p);
+    return dispatch(lanes > 1 ? vkshaders::matmul_SPLIT : vkshaders::matmul_BLOCK,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]), VulkanBackend::binding(in[0]),
-                     VulkanBackend::binding(out[0])}, p, blocks);
+                     VulkanBackend::binding(out[0])}, p, blocks * lanes);
   }
 };
 

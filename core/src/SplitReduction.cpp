@@ -1,0 +1,31 @@
+#include "core/src/SplitReduction.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+namespace tessera {
+namespace {
+
+std::atomic<uint64_t> gSplitPlans{0};
+
+constexpr int64_t kTargetInvocations = int64_t(1) << 17;  // a large GPU's resident threads, about
+
+}  // namespace
+
+int splitReductionLanes(int64_t tiles, int64_t reduction, DeviceKind device, const char* envName) {
+  if (const char* e = std::getenv(envName)) {
+    if (std::strcmp(e, "off") == 0) return 1;
+    const int forced = std::atoi(e);
+    if (forced >= 2 && forced <= 64 && (forced & (forced - 1)) == 0) return forced;
+  }
+  if (device == DeviceKind::kCPU || tiles <= 0) return 1;
+  int lanes = 1;
+  while (lanes < 64 && tiles * lanes < kTargetInvocations && lanes * 2 <= reduction) lanes *= 2;
+  return lanes >= 4 ? lanes : 1;
+}
+
+uint64_t splitReductionPlanCount() { return gSplitPlans.load(); }
+void countSplitReductionPlan() { gSplitPlans.fetch_add(1); }
+
+}  // namespace tessera

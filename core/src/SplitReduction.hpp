@@ -1,0 +1,33 @@
+// How many GPU invocations share one output tile of a long reduction: a GEMM-shaped
+// convolution's (input channels x taps) or a matrix product's (K).
+//
+// The GPU conv and matmul kernels give each invocation a tile (4 output channels by a few
+// columns; a 4x4 block) and loop over the whole reduction. A conv with few output channels
+// at a low resolution, or a product of small matrices with a long K, then has a few hundred
+// invocations for a GPU of ~270,000 threads, each looping hundreds of times: PP-OCRv4 det's
+// 3x3 96 -> 24 neck convs at 20x20 ran at 68 GFLOP/s on an H200. Splitting the reduction
+// over `lanes` invocations of one work-group (a tree in work-group memory merges their
+// partial sums) multiplies the parallelism.
+#pragma once
+#include <cstdint>
+
+#include "tessera/Backend.hpp"
+
+namespace tessera {
+
+// Invocations per output tile: 1 (the plain kernel), or a power of two from 2 to 64 (the
+// split kernel). `tiles` counts the tiles of the split kernel, `reduction` the steps each
+// tile sums (a conv's input-channel blocks times taps, a product's K). `envName`
+// (TESSERA_VULKAN_SPLIT, TESSERA_OPENCL_SPLIT) may say `off`, or force a lane count (2, 4
+// ... 64) on every kernel that can split (tests use it); other values are ignored.
+// Otherwise, on a GPU, the fewest lanes that give 2^17 invocations (at most 64, at most the
+// reduction's length, at least 4 or none), and none on a device that is a CPU (lavapipe,
+// PoCL: there an invocation is a SIMD lane, and the tree's barriers only cost).
+int splitReductionLanes(int64_t tiles, int64_t reduction, DeviceKind device, const char* envName);
+
+// Kernels planned with split reductions in this process, by any backend (tests check that
+// the path they mean to test ran).
+uint64_t splitReductionPlanCount();
+void countSplitReductionPlan();
+
+}  // namespace tessera
