@@ -77,8 +77,9 @@ class OpenClCopy final : public OpenClExecution {
         p = staging_.data();
       }
       if (bytes_) {
-        const cl_int err = clEnqueueWriteBuffer(q, target_, hostStaging_ ? CL_TRUE : CL_FALSE, 0, bytes_, p, 0,
-                                                nullptr, nullptr);
+        // Blocking: `src` may be the caller's own input (Session reads graph inputs that only
+        // uploads use in place), which must not be read after a failed run has returned.
+        const cl_int err = clEnqueueWriteBuffer(q, target_, CL_TRUE, 0, bytes_, p, 0, nullptr, nullptr);
         if (err != CL_SUCCESS) return Status::internal("OpenCL upload of " + src->describe() + ": " + opencl::errorName(err));
       }
       return OpenClExecution::onExecute(inputs, outputs);

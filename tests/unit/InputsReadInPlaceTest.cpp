@@ -1,0 +1,67 @@
+// A graph input that only uploads to a GPU backend read is not copied into the Session: the
+// upload reads the caller's tensor in place for that run (Session::run). Each run here
+// gives a new input tensor, in a new shape every other run (a kept plan is reused), and must
+// see its own values: a step left pointing at an earlier run's input, or at the Session's
+// view of it, reads old values or freed memory (the sanitizer builds run this too). Also
+// an input that is an output as well, read back on the host: still copied into the Session.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "support/OpTest.hpp"
+#include "tessera/Session.hpp"
+
+namespace tessera {
+namespace test {
+namespace {
+
+// x -> Relu -> *relu, and with `alsoOutput` x itself is an output too (read back on the host).
+std::shared_ptr<Graph> reluGraph(bool alsoOutput, std::string* relu) {
+  GraphBuilder gb;
+  const std::string x = gb.input("x", DataType::kF32, {-1, 5, 7});
+  *relu = gb.op1("Relu", {x});
+  gb.output(*relu);
+  if (alsoOutput) gb.output(x);
+  std::shared_ptr<Graph> g;
+  EXPECT_TRUE(gb.build(&g).isOk());
+  return g;
+}
+
+TEST(InputsReadInPlace, EachRunSeesItsOwnInput) {
+  for (BackendType b : availableBackends()) {
+    if (b == BackendType::kCPU) continue;
+    for (bool alsoOutput : {false, true}) {
+      const std::string where = std::string(backendTypeName(b)) + (alsoOutput ? ", x also an output" : "");
+      SessionOptions o;
+      o.backends = {b};
+      std::unique_ptr<Session> s;
+      std::string relu;
+      ASSERT_TRUE(Session::create(reluGraph(alsoOutput, &relu), o, &s).isOk()) << where;
+      std::vector<Tensor> inputs;  // every run's, alive to the end
+      for (int run = 0; run < 6; ++run) {
+        std::map<std::string, Tensor> outs;
+        Tensor expected, given;
+        {
+          inputs.push_back(randomTensor({1 + run % 2, 5, 7}, 100 + run, -1.f, 1.f));
+          const Tensor& x = inputs.back();
+          expected = Tensor::hostAllocate(x.shape(), DataType::kF32);
+          for (int64_t i = 0; i < x.elementCount(); ++i) expected.data<float>()[i] = std::max(0.f, x.data<float>()[i]);
+          given = Tensor::hostAllocate(x.shape(), DataType::kF32);
+          std::memcpy(given.data(), x.data(), x.byteSize());
+          const Status st = s->run({{"x", x}}, &outs);
+          ASSERT_TRUE(st.isOk()) << where << ": " << st.message();
+        }
+        ASSERT_EQ(outs.size(), alsoOutput ? 2u : 1u);
+        for (const auto& n : s->report().nodes) EXPECT_EQ(n.backend, b) << where << ": " << n.node;
+        expectClose(outs.at(relu), expected, 0, 0, where + " run " + std::to_string(run));
+        if (alsoOutput) expectClose(outs.at("x"), given, 0, 0, where + " x, run " + std::to_string(run));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tessera
