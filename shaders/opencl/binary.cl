@@ -3,6 +3,16 @@
 // -DOP_<NAME>.
 #include "common.h"
 
+// a / b rounded to nearest, as the CPU divides: OpenCL's `/` may be off by 2.5 ulp (NVIDIA's
+// is, and one ulp moved a value across Round's halfway point in ONNX's
+// dynamicquantizelinear_expanded). The remainder a - q b is exact with fma, and one step with
+// it rounds the quotient right. Infinities, NaN and b = 0 keep `/`'s result.
+inline float divide_rounded(float a, float b) {
+  const float q = a / b;
+  if (isinf(q) || isnan(q) || b == 0.f) return q;
+  return fma(fma(-q, b, a), 1.f / b, q);
+}
+
 inline float binary_op(float a, float b) {
 #if defined(OP_ADD) || defined(OP_SUM)
   return a + b;
@@ -11,7 +21,7 @@ inline float binary_op(float a, float b) {
 #elif defined(OP_MUL)
   return a * b;
 #elif defined(OP_DIV)
-  return a / b;
+  return divide_rounded(a, b);
 #elif defined(OP_POW)
   return pow(a, b);
 #elif defined(OP_MAX)

@@ -63,12 +63,33 @@ float fmodExact(float u, float v) {
   return u < 0.0 ? -r : r;
 }
 
+// u / v rounded to nearest, as the CPU divides: GLSL's `/` may be off by 2.5 ulp (NVIDIA's
+// is, and one ulp moved a value across Round's halfway point in ONNX's
+// dynamicquantizelinear_expanded). One correction step with the exact remainder u - q v
+// rounds the quotient right. The remainder needs q v exactly: GLSL's fma need not be fused
+// (lavapipe's is not), so q v = p + e by Dekker's product of 12-bit halves, each step
+// correctly rounded (Vulkan's add and multiply are) and kept apart by `precise`. The split
+// holds for |q|, |v| < 1e30 and |u| > 1e-18 (no overflow, e not subnormal); outside that,
+// and for infinities, NaN and v = 0, the plain quotient.
+float divideRounded(float u, float v) {
+  precise float q = u / v;
+  if (isinf(q) || isnan(q) || !(abs(q) < 1e30 && abs(v) < 1e30 && abs(u) > 1e-18)) return q;
+  precise float p = q * v;
+  precise float tq = 4097.0 * q, tv = 4097.0 * v;
+  precise float qh = tq - (tq - q), vh = tv - (tv - v);
+  precise float ql = q - qh, vl = v - vh;
+  precise float e = ((qh * vh - p) + qh * vl + ql * vh) + ql * vl;
+  precise float r = (u - p) - e;
+  precise float result = q + r / v;
+  return result;
+}
+
 float combine(int op, float u, float v) {
   switch (op) {
     case 0: return u + v;
     case 1: return u - v;
     case 2: return u * v;
-    case 3: return u / v;
+    case 3: return divideRounded(u, v);
     case 4: return powOnnx(u, v);
     case 5: return (isnan(u) || isnan(v)) ? u + v : max(u, v);
     case 6: return (isnan(u) || isnan(v)) ? u + v : min(u, v);
