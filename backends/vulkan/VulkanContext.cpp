@@ -271,8 +271,17 @@ Status chooseDevice(const Instance& in, const std::string& requested, size_t* in
 // TESSERA_CACHE_DIR set but empty turns caching off.
 std::string cacheDir() { return cachefile::directory("vulkan"); }
 
+// A device, once opened, stays open for the life of the process, shared by every Session on
+// it: opening one (device, queues, pipeline cache, pipelines) costs tens of milliseconds on
+// real GPUs, and tests and programs that make many short-lived Sessions paid it each time (a
+// GPU unit test making hundreds took up to a minute on an H200, under a second on lavapipe).
+// The map is never destroyed, so no device is torn down during static destruction at exit
+// (the instance never is either); pipeline caches are saved after each plan.
 std::mutex gContextsMutex;
-std::map<size_t, std::weak_ptr<VulkanContext>> gContexts;
+std::map<size_t, std::shared_ptr<VulkanContext>>& openContexts() {
+  static auto* contexts = new std::map<size_t, std::shared_ptr<VulkanContext>>();
+  return *contexts;
+}
 
 }  // namespace
 
@@ -289,14 +298,13 @@ Status VulkanContext::get(const std::string& selector, std::shared_ptr<VulkanCon
   size_t index = 0;
   TESSERA_RETURN_IF_ERROR(chooseDevice(in, selector, &index));
   std::lock_guard<std::mutex> lock(gContextsMutex);
-  if (auto existing = gContexts[index].lock()) {
-    *out = existing;
-    return Status::ok();
+  std::shared_ptr<VulkanContext>& open = openContexts()[index];
+  if (!open) {
+    std::shared_ptr<VulkanContext> ctx(new VulkanContext);
+    TESSERA_RETURN_IF_ERROR(ctx->init(in.devices[index]));
+    open = ctx;
   }
-  std::shared_ptr<VulkanContext> ctx(new VulkanContext);
-  TESSERA_RETURN_IF_ERROR(ctx->init(in.devices[index]));
-  gContexts[index] = ctx;
-  *out = ctx;
+  *out = open;
   return Status::ok();
 }
 
