@@ -1,6 +1,8 @@
 // The convolutions issue 9 names: GEMM-shaped ones (3x3, 1x1, ConvTranspose k2 s2), judged
 // by %peak; depthwise and a network's first conv (3 input channels), judged by their
-// bandwidth bound. All with bias; the convs padded by k/2 ("same" at stride 1).
+// bandwidth bound. All with bias; the convs padded by k/2 ("same" at stride 1). Also a
+// pointwise conv with few input channels (PP-OCRv4 det's 16 -> 32 at 320x320), bound by
+// memory: the CPU's direct kernel for those (ConvPointwise.hpp).
 #include "KernelBench.hpp"
 
 namespace tessera {
@@ -50,6 +52,7 @@ KernelCase convTranspose(const std::string& name, int64_t cin, int64_t cout, int
 [[maybe_unused]] const bool registered =
     addKernel(conv("Conv3x3/64to64/56x56", 64, 64, 56, 3, 1, 1, false)) &&
     addKernel(conv("Conv1x1/256to256/28x28", 256, 256, 28, 1, 1, 1, false)) &&
+    addKernel(conv("Conv1x1/16to32/320x320", 16, 32, 320, 1, 1, 1, true)) &&
     addKernel(conv("ConvDepthwise3x3/s1/96ch/80x80", 96, 96, 80, 3, 1, 96, true)) &&
     addKernel(conv("ConvDepthwise3x3/s2/96ch/80x80", 96, 96, 80, 3, 2, 96, true)) &&
     addKernel(conv("ConvFirst3x3/s2/3to16/640x640", 3, 16, 640, 3, 2, 1, true)) &&

@@ -209,6 +209,23 @@ TEST(ConvOp, FewInputChannels) {
   runConvCase({{1, 3, 9, 14}, 8, 1, {{3, 3}, {2, 2}, {2, 2}, {2, 2}, {2, 2}}, true}, seed++);  // dilation: generic
 }
 
+// Pointwise convs with up to 64 input channels: the CPU's direct kernel on AVX-512
+// (ConvPointwise.hpp). Input and output channels not multiples of 4 (the last input block
+// masked), pixel counts that leave a tail of 1-7 pixels, output blocks split into even passes
+// (12 -> 6 + 6, 10 -> 5 + 5) and one short pass, batch 3, and 64 / 65 input channels (the
+// last on the kernel, the first past it).
+TEST(ConvOp, PointwiseFewInputChannels) {
+  const Window k1 = {{1, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}};
+  uint32_t seed = 90;
+  runConvCase({{1, 16, 9, 13}, 32, 1, k1, true}, seed++);   // 117 pixels: a tail of 5
+  runConvCase({{3, 18, 5, 7}, 48, 1, k1, true}, seed++);    // 12 blocks: 6 + 6
+  runConvCase({{1, 6, 3, 3}, 37, 1, k1, false}, seed++);    // 10 blocks: 5 + 5; 9 pixels
+  runConvCase({{2, 33, 4, 5}, 3, 1, k1, true}, seed++);     // one block of 3 channels
+  runConvCase({{1, 64, 6, 11}, 40, 1, k1, true}, seed++);
+  runConvCase({{1, 65, 6, 11}, 40, 1, k1, true}, seed++);   // the GEMM path
+  runConvCase({{1, 12, 1, 1}, 96, 1, k1, true}, seed++);    // one pixel
+}
+
 TEST(ConvOp, Depthwise) {
   const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
   const Window s2 = {{3, 3}, {2, 2}, {1, 1}, {1, 0}, {1, 1}};
@@ -276,13 +293,14 @@ TEST(ConvOp, SumInputOfAnotherShapeIsAnError) {
   EXPECT_NE(r.status.message().find("takes no input 'Z'"), std::string::npos) << r.status.message();
 }
 
-// Conv -> Reciprocal -> {Conv, depthwise Conv, MaxPool, BatchNormalization}: Reciprocal keeps
-// NC4HW4 and turns the zero padding lanes into inf, which no consumer may let through.
+// Conv -> Reciprocal -> {Conv, depthwise Conv, pointwise Conv, MaxPool, BatchNormalization}:
+// Reciprocal keeps NC4HW4 and turns the zero padding lanes into inf, which no consumer may let
+// through.
 TEST(ConvOp, IgnoresInfInPaddingLanes) {
   const Tensor x = randomTensor({1, 3, 6, 5}, 600, 0.f, 1.f);
   const Tensor w1 = randomTensor({5, 3, 1, 1}, 601, 0.1f, 0.5f), b1 = randomTensor({5}, 602, 1.f, 2.f);
   const Tensor w2 = randomTensor({7, 5, 3, 3}, 603), wd = randomTensor({5, 1, 3, 3}, 604);
-  const Tensor bn = randomTensor({5}, 605, 0.5f, 1.f);
+  const Tensor bn = randomTensor({5}, 605, 0.5f, 1.f), wp = randomTensor({6, 5, 1, 1}, 606);
   const Window k1 = {{1, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}}, k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
   Tensor mid = convReference(x, w1, &b1, k1, 1);
   for (int64_t i = 0; i < mid.elementCount(); ++i) mid.data<float>()[i] = 1.f / mid.data<float>()[i];
@@ -298,7 +316,8 @@ TEST(ConvOp, IgnoresInfInPaddingLanes) {
   const std::string y3 = gb.op1("MaxPool", {h}, pool);
   const std::string y4 = gb.op1("BatchNormalization", {h, gb.constant("s", bn), gb.constant("b", bn), gb.constant("m", bn),
                                                        gb.constant("v", bn)});
-  for (const std::string& o : {y1, y2, y3, y4}) gb.output(o);
+  const std::string y5 = gb.op1("Conv", {h, gb.constant("wp", wp)}, windowAttributes(k1, 1));
+  for (const std::string& o : {y1, y2, y3, y4, y5}) gb.output(o);
   std::shared_ptr<Graph> g;
   ASSERT_TRUE(gb.build(&g).isOk());
   std::unique_ptr<Session> session;
@@ -308,6 +327,7 @@ TEST(ConvOp, IgnoresInfInPaddingLanes) {
   ASSERT_TRUE(st.isOk()) << st.message();
   expectClose(outs[y1], convReference(mid, w2, nullptr, k3, 1), 1e-4, 1e-4, "Conv after inf lanes");
   expectClose(outs[y2], convReference(mid, wd, nullptr, k3, 5), 1e-4, 1e-4, "depthwise Conv after inf lanes");
+  expectClose(outs[y5], convReference(mid, wp, nullptr, k1, 1), 1e-4, 1e-4, "pointwise Conv after inf lanes");
   for (const std::string& o : {y3, y4})
     for (int64_t i = 0; i < outs[o].elementCount(); ++i) ASSERT_TRUE(std::isfinite(outs[o].data<float>()[i])) << o;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/cpu/ConvFewChannels.hpp"
+#include "backends/cpu/ConvPointwise.hpp"
 #include "backends/cpu/ConvWinograd.hpp"
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
@@ -61,9 +62,13 @@ class CpuConv final : public Execution {
     } else if (WinogradConv::suits(shape_, xAddr_, yAddr_)) {
       path_ = Path::kWinograd;
       winogradConv_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1], cpuPool(*this).threads());
+    } else if (PointwiseConv::suits(shape_, xAddr_, yAddr_)) {
+      path_ = Path::kPointwise;
+      pointwiseConv_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1], cpuPool(*this).threads());
     }
     if (path_ != Path::kFewChannels) fewChannelConv_ = FewChannelConv();
     if (path_ != Path::kWinograd) winogradConv_ = WinogradConv();
+    if (path_ != Path::kPointwise) pointwiseConv_ = PointwiseConv();
     if (path_ != Path::kGemm) {
       weights_ = PackedWeights();
       scratch_.clear();
@@ -151,6 +156,11 @@ class CpuConv final : public Execution {
     float* y = outputs[0]->data<float>();
     const Tensor* zTensor = convSumInput(inputs);
     const float* z = zTensor ? zTensor->data<float>() : nullptr;
+    if (path_ == Path::kPointwise) {  // Z and the activation on each chunk, in cache
+      pointwiseConv_.run(cpuPool(*this), x, bias, z, y, params_.activation);
+      zeroPaddingLanes(y, yAddr_);
+      return Status::ok();
+    }
     if (path_ != Path::kGemm) {
       const FusedActivation act = z ? FusedActivation() : params_.activation;  // applied after Z
       if (path_ == Path::kWinograd) winogradConv_.run(cpuPool(*this), x, bias, y, act);
@@ -375,10 +385,11 @@ class CpuConv final : public Execution {
   bool direct_ = false;  // pointwise on whole blocks: the GEMM reads x in place
   // im2col (or x in place) + GEMM, or a kernel of its own for 3x3 stride 1 (Winograd) or a
   // first conv on an image (1-4 input channels).
-  enum class Path { kGemm, kWinograd, kFewChannels };
+  enum class Path { kGemm, kWinograd, kFewChannels, kPointwise };
   Path path_ = Path::kGemm;
   WinogradConv winogradConv_;
   FewChannelConv fewChannelConv_;
+  PointwiseConv pointwiseConv_;
   std::vector<float> reordered_;  // W in K order, for packing weights computed at run time
   PackedWeights weights_;          // the GEMM's B: shared by the Session's plans when constant
   const float* packedB_ = nullptr;  // weights_ of this run

@@ -1,0 +1,179 @@
+#include "backends/cpu/ConvPointwise.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "backends/cpu/CpuIsa.hpp"
+#include "backends/cpu/FusedActivationPass.hpp"
+#include "tessera/ThreadPool.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TESSERA_POINTWISE_X86 1
+#endif
+
+namespace tessera {
+namespace {
+
+// Up to 64 input channels a pass's weights (C x 8 blocks x 64 bytes) fit in L1; past that
+// the GEMM path is as fast or faster (docs/PERFORMANCE.md: 128 -> 128 at 40x40, 0.32 ms on
+// the GEMM, 0.54 here).
+constexpr int64_t kMaxInputChannels = 64;
+constexpr int kMaxBlocksPerPass = 8;  // output blocks per pass: 2 x 8 accumulators
+constexpr int64_t kVector = 16;       // floats per vector: 4 pixels x 4 channels
+constexpr int64_t kPixelStep = 8;     // pixels per pass: two vectors
+constexpr int64_t kMaxChunk = 128;    // pixels per task at most
+
+struct Geometry {
+  int64_t inBlocks, outBlocks, xBlockStride, yBlockStride;
+  int padChannels;  // in x's last block: 0-3
+};
+
+#ifdef TESSERA_POINTWISE_X86
+// acc0/acc1 (4 pixels each) += channel L of the input block (x0/x1: 4 pixels x 4 channels)
+// times its weights for output blocks 0..B-1.
+template <int L, int B>
+__attribute__((target("avx512f"), always_inline)) inline void channelTimesBlocks(__m512 x0, __m512 x1, const float* w,
+                                                                               int64_t outBlocks, __m512 (&a0)[B],
+                                                                               __m512 (&a1)[B]) {
+  // (maskz: the plain permute's undefined pass-through trips GCC 12's uninitialised check)
+  const __m512 v0 = _mm512_maskz_permute_ps(0xFFFF, x0, L * 0x55), v1 = _mm512_maskz_permute_ps(0xFFFF, x1, L * 0x55);
+  const float* wl = w + L * outBlocks * kVector;
+#pragma GCC unroll 8
+  for (int j = 0; j < B; ++j) {
+    const __m512 wv = _mm512_loadu_ps(wl + j * kVector);
+    a0[j] = _mm512_fmadd_ps(v0, wv, a0[j]);
+    a1[j] = _mm512_fmadd_ps(v1, wv, a1[j]);
+  }
+}
+
+// Output blocks mb0 .. mb0+B-1 at the `valid` (1..8) pixels from p.
+template <int B>
+__attribute__((target("avx512f"))) void pixelsTimesBlocks(const Geometry& g, const float* x, const float* w,
+                                                          const float* bias, float* y, int64_t p, int64_t mb0,
+                                                          int valid) {
+  const __mmask16 m0 = valid >= 4 ? 0xFFFF : static_cast<__mmask16>((1u << (4 * valid)) - 1);
+  const __mmask16 m1 = valid >= 8 ? 0xFFFF : valid <= 4 ? 0 : static_cast<__mmask16>((1u << (4 * (valid - 4))) - 1);
+  // Every loop over the accumulators is unrolled: one indexed at run time would keep them in
+  // memory.
+  __m512 a0[B], a1[B];
+#pragma GCC unroll 8
+  for (int j = 0; j < B; ++j) a0[j] = a1[j] = _mm512_loadu_ps(bias + (mb0 + j) * kVector);
+  const float* xp = x + p * 4;
+  const float* wb = w + mb0 * kVector;
+  // Every input block alike (a branch in this loop would send the accumulators through
+  // memory): the last block's padding channels are masked to 0 at the load (they may hold
+  // anything, even Inf) and have zero weights.
+  const __mmask16 lastChannels = static_cast<__mmask16>(((1u << (4 - g.padChannels)) - 1) * 0x1111u);
+  for (int64_t cb = 0; cb < g.inBlocks; ++cb, xp += g.xBlockStride, wb += 4 * g.outBlocks * kVector) {
+    const __mmask16 c = cb + 1 < g.inBlocks ? 0xFFFF : lastChannels;
+    const __m512 x0 = _mm512_maskz_loadu_ps(m0 & c, xp), x1 = _mm512_maskz_loadu_ps(m1 & c, xp + kVector);
+    channelTimesBlocks<0, B>(x0, x1, wb, g.outBlocks, a0, a1);
+    channelTimesBlocks<1, B>(x0, x1, wb, g.outBlocks, a0, a1);
+    channelTimesBlocks<2, B>(x0, x1, wb, g.outBlocks, a0, a1);
+    channelTimesBlocks<3, B>(x0, x1, wb, g.outBlocks, a0, a1);
+  }
+  float* yp = y + mb0 * g.yBlockStride + p * 4;
+#pragma GCC unroll 8
+  for (int j = 0; j < B; ++j, yp += g.yBlockStride) {
+    _mm512_mask_storeu_ps(yp, m0, a0[j]);
+    _mm512_mask_storeu_ps(yp + kVector, m1, a1[j]);
+  }
+}
+
+void blocksAt(int blocks, const Geometry& g, const float* x, const float* w, const float* bias, float* y, int64_t p,
+              int64_t mb0, int valid) {
+  switch (blocks) {
+    case 1: return pixelsTimesBlocks<1>(g, x, w, bias, y, p, mb0, valid);
+    case 2: return pixelsTimesBlocks<2>(g, x, w, bias, y, p, mb0, valid);
+    case 3: return pixelsTimesBlocks<3>(g, x, w, bias, y, p, mb0, valid);
+    case 4: return pixelsTimesBlocks<4>(g, x, w, bias, y, p, mb0, valid);
+    case 5: return pixelsTimesBlocks<5>(g, x, w, bias, y, p, mb0, valid);
+    case 6: return pixelsTimesBlocks<6>(g, x, w, bias, y, p, mb0, valid);
+    case 7: return pixelsTimesBlocks<7>(g, x, w, bias, y, p, mb0, valid);
+    default: return pixelsTimesBlocks<8>(g, x, w, bias, y, p, mb0, valid);
+  }
+}
+#endif
+
+}  // namespace
+
+bool PointwiseConv::suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y) {
+#ifdef TESSERA_POINTWISE_X86
+  if (cpuIsa() != CpuIsa::kAvx512 || !x.packed || !y.packed || c.group != 1 || c.inChannels > kMaxInputChannels)
+    return false;
+  const WindowGeometry& g = c.window;
+  for (int d = 0; d < g.rank; ++d)
+    if (g.kernel[d] != 1 || g.stride[d] != 1 || g.padBegin[d] != 0 || g.padEnd[d] != 0) return false;
+  return true;
+#else
+  (void)c, (void)x, (void)y;
+  return false;
+#endif
+}
+
+void PointwiseConv::plan(PackedConstants& cache, const ConvShape& c, const ChannelAddressing& x,
+                         const ChannelAddressing& y, const Tensor* w, int threads) {
+  shape_ = c;
+  xAddr_ = x;
+  yAddr_ = y;
+  const int64_t C = c.inChannels, M = c.outChannels, outBlocks = channelBlocks(M);
+  weights_.plan(cache, {w}, "PointwiseConv C" + std::to_string(C) + " M" + std::to_string(M),
+                roundUpChannels(C) * outBlocks * kVector, [w, C, M, outBlocks](float* dst) {
+                  const float* src = w->data<float>();  // [M][C]
+                  for (int64_t ch = 0; ch < C; ++ch)
+                    for (int64_t m = 0; m < M; ++m)
+                      for (int64_t q = 0; q < 4; ++q)
+                        dst[(ch * outBlocks + m / 4) * kVector + q * 4 + m % 4] = src[m * C + ch];
+                });
+  bias_.assign(outBlocks * kVector, 0.f);
+  // Chunks of whole pixel steps, small enough that every thread gets several.
+  const int64_t pixels = y.spatial, wanted = std::max<int64_t>(1, 4 * threads / std::max<int64_t>(1, c.batch));
+  chunk_ = std::min(kMaxChunk, (pixels + wanted - 1) / wanted);
+  chunk_ = std::max(kPixelStep, (chunk_ + kPixelStep - 1) / kPixelStep * kPixelStep);
+  chunks_ = (pixels + chunk_ - 1) / chunk_;
+}
+
+void PointwiseConv::run(ThreadPool& pool, const float* x, const float* bias, const float* z, float* y,
+                        const FusedActivation& act) {
+#ifdef TESSERA_POINTWISE_X86
+  const float* w = weights_.get();
+  const int64_t M = shape_.outChannels;
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t q = 0; q < 4; ++q) bias_[(m / 4) * kVector + q * 4 + m % 4] = bias ? bias[m] : 0.f;
+  Geometry g;
+  g.inBlocks = channelBlocks(shape_.inChannels);
+  g.padChannels = static_cast<int>(g.inBlocks * kChannelPack - shape_.inChannels);
+  g.outBlocks = channelBlocks(M);
+  g.xBlockStride = xAddr_.spatial * kChannelPack;
+  g.yBlockStride = yAddr_.spatial * kChannelPack;
+  const int64_t pixels = yAddr_.spatial;
+  // Output blocks in even passes (12 as 6 + 6, not 8 + 4): each input vector's permutes
+  // serve every block of a pass, so a short last pass costs more per multiply-add.
+  const int64_t passes = (g.outBlocks + kMaxBlocksPerPass - 1) / kMaxBlocksPerPass;
+  const int64_t perPass = (g.outBlocks + passes - 1) / passes;
+  pool.parallelFor(shape_.batch * chunks_, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t n = t / chunks_, p0 = (t % chunks_) * chunk_, p1 = std::min(pixels, p0 + chunk_);
+      const float* xb = x + n * xAddr_.batchStride;
+      float* yb = y + n * yAddr_.batchStride;
+      // Pass by pass over the chunk: a pass's weights stay in L1 while its pixels go by.
+      for (int64_t mb0 = 0; mb0 < g.outBlocks; mb0 += perPass) {
+        const int blocks = static_cast<int>(std::min<int64_t>(perPass, g.outBlocks - mb0));
+        for (int64_t p = p0; p < p1; p += kPixelStep)
+          blocksAt(blocks, g, xb, w, bias_.data(), yb, p, mb0, static_cast<int>(std::min(kPixelStep, p1 - p)));
+      }
+      for (int64_t mb = 0; mb < g.outBlocks; ++mb) {  // the chunk, still in cache
+        float* dst = yb + mb * g.yBlockStride + p0 * kChannelPack;
+        const int64_t count = (p1 - p0) * kChannelPack;
+        if (z) addSumRange(dst, z + (dst - y), count);
+        applyFusedActivation(act, dst, count);
+      }
+    }
+  }, 1);
+#else
+  (void)pool, (void)x, (void)bias, (void)z, (void)y, (void)act;
+#endif
+}
+
+}  // namespace tessera
