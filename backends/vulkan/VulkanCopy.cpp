@@ -83,7 +83,8 @@ class VulkanTransfer final : public Execution {
     return afterDownload(vk, dst, device);
   }
 
-  Status onExecute(const Tensors& inputs, const Tensors&) override {
+  Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
+    runDst_ = outputs[0];  // a download's host tensor this run (the Session may hand its caller's)
     if (!upload_) return Status::ok();
     if (!staging_) return Status::internal("Vulkan upload: planned without a staging buffer");
     const Tensor* src = inputs[0];
@@ -141,19 +142,18 @@ class VulkanTransfer final : public Execution {
                        pixels, label, &timer_);
   }
 
-  // Downloads copy the staging buffer out once the segment has run.
+  // Downloads copy the staging buffer out once the segment has run, into the host tensor
+  // of this run's step (runDst_, set by onExecute; the planned `dst` until then).
   Status afterDownload(VulkanBackend& vk, Tensor* dst, const Tensor* device) {
     if (!download_) return Status::ok();
-    const bool convert = hostConvert_;
-    const Layout stagedLayout = hostLayout_;
-    VulkanBuffer* staging = staging_;
-    vk.afterSubmit([dst, staging, convert, device, stagedLayout] {
-      if (!convert) {
-        std::memcpy(dst->data(), staging->mapped, dst->byteSize());
+    runDst_ = dst;
+    vk.afterSubmit([this, device] {
+      if (!hostConvert_) {
+        std::memcpy(runDst_->data(), staging_->mapped, runDst_->byteSize());
         return;
       }
-      Tensor tmp = Tensor::hostWrap(staging->mapped, device->shape(), device->dtype(), stagedLayout);
-      convertLayout(tmp, *dst);
+      Tensor tmp = Tensor::hostWrap(staging_->mapped, device->shape(), device->dtype(), hostLayout_);
+      convertLayout(tmp, *runDst_);
     });
     return Status::ok();
   }
@@ -162,6 +162,7 @@ class VulkanTransfer final : public Execution {
   bool hostConvert_ = false;
   Layout hostLayout_ = Layout::kNCHW;
   VulkanBuffer* staging_ = nullptr;
+  Tensor* runDst_ = nullptr;
   int timer_ = -1;
 };
 

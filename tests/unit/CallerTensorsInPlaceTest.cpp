@@ -1,9 +1,12 @@
-// A graph input that only uploads to a GPU backend read is not copied into the Session: the
-// upload reads the caller's tensor in place for that run (Session::run). Each run here
-// gives a new input tensor, in a new shape every other run (a kept plan is reused), and must
-// see its own values: a step left pointing at an earlier run's input, or at the Session's
-// view of it, reads old values or freed memory (the sanitizer builds run this too). Also
-// an input that is an output as well, read back on the host: still copied into the Session.
+// A graph input that only uploads to a GPU backend read is not copied into the Session (the
+// upload reads the caller's tensor in place for that run), and a graph output that only a
+// GPU download writes is written straight into the tensor handed back (Session::run). Each
+// run here gives a new input tensor, in a new shape every second run (each shape run twice),
+// and must see its own values: a step left pointing at an earlier run's input, or at the
+// Session's view of it, reads old values or freed memory (the sanitizer builds run this
+// too). Every run's outputs must keep their values after later runs (a download left
+// pointing at an earlier run's output would overwrite it). Also an input that is an output
+// as well, read back on the host: still copied into the Session.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,7 +32,7 @@ std::shared_ptr<Graph> reluGraph(bool alsoOutput, std::string* relu) {
   return g;
 }
 
-TEST(InputsReadInPlace, EachRunSeesItsOwnInput) {
+TEST(CallerTensorsInPlace, EachRunReadsItsInputAndFillsItsOwnOutputs) {
   for (BackendType b : availableBackends()) {
     if (b == BackendType::kCPU) continue;
     for (bool alsoOutput : {false, true}) {
@@ -40,11 +43,12 @@ TEST(InputsReadInPlace, EachRunSeesItsOwnInput) {
       std::string relu;
       ASSERT_TRUE(Session::create(reluGraph(alsoOutput, &relu), o, &s).isOk()) << where;
       std::vector<Tensor> inputs;  // every run's, alive to the end
+      std::vector<std::pair<Tensor, Tensor>> results;  // every run's output and its expected values
       for (int run = 0; run < 6; ++run) {
         std::map<std::string, Tensor> outs;
         Tensor expected, given;
         {
-          inputs.push_back(randomTensor({1 + run % 2, 5, 7}, 100 + run, -1.f, 1.f));
+          inputs.push_back(randomTensor({1 + (run / 2) % 2, 5, 7}, 100 + run, -1.f, 1.f));  // 1, 1, 2, 2, 1, 1
           const Tensor& x = inputs.back();
           expected = Tensor::hostAllocate(x.shape(), DataType::kF32);
           for (int64_t i = 0; i < x.elementCount(); ++i) expected.data<float>()[i] = std::max(0.f, x.data<float>()[i]);
@@ -56,8 +60,11 @@ TEST(InputsReadInPlace, EachRunSeesItsOwnInput) {
         ASSERT_EQ(outs.size(), alsoOutput ? 2u : 1u);
         for (const auto& n : s->report().nodes) EXPECT_EQ(n.backend, b) << where << ": " << n.node;
         expectClose(outs.at(relu), expected, 0, 0, where + " run " + std::to_string(run));
+        results.push_back({outs.at(relu), expected});
         if (alsoOutput) expectClose(outs.at("x"), given, 0, 0, where + " x, run " + std::to_string(run));
       }
+      for (size_t run = 0; run < results.size(); ++run)
+        expectClose(results[run].first, results[run].second, 0, 0, where + " run " + std::to_string(run) + ", after all runs");
     }
   }
 }
