@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backends/vulkan/VulkanBackend.hpp"
+#include "core/src/SplitReduction.hpp"
 #include "tessera/Registry.hpp"
 #include "vulkan/shaders/strided_copy.hpp"
 
@@ -65,16 +66,20 @@ inline void push6(std::vector<uint32_t>& p, const std::vector<int64_t>& v, int64
 // gives each output a work-group dispatches outputs * kWorkGroupSize invocations.
 constexpr int64_t kWorkGroupSize = 64;
 
-// Kernels built on shaders/vulkan/lines.glsl reduce a line (row) of this length or longer
-// with a work-group (their GROUP build: kWorkGroupSize invocations per line), shorter ones
-// with one invocation each (many short lines fill a GPU anyway).
+// Kernels built on shaders/vulkan/lines.glsl reduce a line (row) with a work-group (their
+// GROUP build: kWorkGroupSize invocations per line) or with one invocation (THREAD):
+// groupPerLine (core/src/SplitReduction.hpp) chooses, from the line's length and how many
+// lines there are. Lines of kGroupLineFrom or more always go to a group.
 constexpr int64_t kGroupLineFrom = 128;
-inline bool groupLine(int64_t n) { return n >= kGroupLineFrom; }
+inline bool groupLine(Backend* b, int64_t n, int64_t lines) {
+  return groupPerLine(n, lines, b->deviceKind(), "TESSERA_VULKAN_GROUP_LINES");
+}
 
 // Loop iterations of one invocation making `passes` passes over a line of n (its share of
-// the line in a group, and the tree's steps), for withinLoopLimit.
+// the line in a group, and the tree's steps), for withinLoopLimit: at most this whichever
+// build runs (a group's share of a shorter line is shorter still).
 inline int64_t lineIterations(int64_t n, int64_t passes) {
-  return passes * (groupLine(n) ? (n + kWorkGroupSize - 1) / kWorkGroupSize : n) + 64;
+  return passes * (n >= kGroupLineFrom ? (n + kWorkGroupSize - 1) / kWorkGroupSize : n) + 64;
 }
 
 inline uint32_t u32(int64_t v) { return static_cast<uint32_t>(static_cast<int32_t>(v)); }

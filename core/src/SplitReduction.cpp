@@ -25,6 +25,12 @@ int splitReductionLanes(int64_t tiles, int64_t reduction, DeviceKind device, con
   return lanes >= 4 ? lanes : 1;
 }
 
+bool groupPerLine(int64_t length, int64_t lines, DeviceKind device, const char* envName) {
+  if (const char* e = std::getenv(envName); e && std::strcmp(e, "always") == 0) return length >= 1;
+  if (length >= 128) return true;
+  return device != DeviceKind::kCPU && length >= 16 && lines <= 2048;
+}
+
 uint64_t splitReductionPlanCount() { return gSplitPlans.load(); }
 void countSplitReductionPlan() { gSplitPlans.fetch_add(1); }
 

@@ -25,6 +25,15 @@ namespace tessera {
 // PoCL: there an invocation is a SIMD lane, and the tree's barriers only cost).
 int splitReductionLanes(int64_t tiles, int64_t reduction, DeviceKind device, const char* envName);
 
+// Whether a reduction along `lines` lines of `length` elements (Reduce*, Softmax, LayerNorm,
+// ArgMax ...) gives each line a work-group (the kernels' GROUP builds: a tree over the line)
+// rather than an invocation: from 128 elements, and on a GPU also from 16 when the lines are
+// too few (at most 2048) to fill it one invocation each (PP-OCRv4 rec's ReduceMean over 120
+// values of 40 tokens took 30 us a step on an H200, one invocation walking each line).
+// `envName` (TESSERA_VULKAN_GROUP_LINES, TESSERA_OPENCL_GROUP_LINES) = `always` gives every
+// line a work-group, whatever its length (tests run the GROUP builds on short lines so).
+bool groupPerLine(int64_t length, int64_t lines, DeviceKind device, const char* envName);
+
 // Kernels planned with split reductions in this process, by any backend (tests check that
 // the path they mean to test ran).
 uint64_t splitReductionPlanCount();

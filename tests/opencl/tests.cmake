@@ -51,3 +51,9 @@ add_test(NAME onnx_node_all_no_crash_opencl
           --tessera $<TARGET_FILE:tessera_cli> --backend opencl)
 set_tests_properties(onnx_node_all_no_crash_opencl PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 add_test(NAME opencl_codegen COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/opencl/check_codegen.py)
+# The line reductions' group kernels on lines of every length, as a GPU runs short lines when
+# they are few (core/src/SplitReduction.hpp, groupPerLine): the suites again, every line a
+# work-group's.
+add_test(NAME opencl_group_lines_always
+  COMMAND $<TARGET_FILE:tessera_tests> --gtest_filter=OpenClWorkGroupReductions*:OpenClArgMinMax*:OpenClHardmax*)
+set_tests_properties(opencl_group_lines_always PROPERTIES ENVIRONMENT "TESSERA_OPENCL_GROUP_LINES=always")

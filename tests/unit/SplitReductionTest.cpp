@@ -1,4 +1,5 @@
-// The rule that picks how many GPU invocations share a conv tile (core/src/SplitReduction.hpp).
+// The rules that spread a reduction over a GPU (core/src/SplitReduction.hpp): how many
+// invocations share a conv or matmul tile, and which lines a work-group reduces.
 #include <gtest/gtest.h>
 
 #include "core/src/SplitReduction.hpp"
@@ -40,6 +41,17 @@ TEST(SplitReduction, TheVariableSaysOffOrAPowerOfTwoUpTo64) {
     EXPECT_EQ(splitReductionLanes(24, 216, DeviceKind::kDiscreteGPU, kVar), 64) << unusable;
     EXPECT_EQ(splitReductionLanes(24, 216, DeviceKind::kCPU, kVar), 1) << unusable;
   }
+}
+
+TEST(SplitReduction, LineGroupsForLongLinesAndForFewShortOnesOnAGpu) {
+  ScopedEnvVar unset(kVar, nullptr);
+  EXPECT_TRUE(groupPerLine(128, 1 << 20, DeviceKind::kCPU, kVar));          // long: everywhere
+  EXPECT_FALSE(groupPerLine(120, 40, DeviceKind::kCPU, kVar));              // lavapipe, PoCL: a lane each
+  EXPECT_TRUE(groupPerLine(120, 40, DeviceKind::kDiscreteGPU, kVar));       // rec's ReduceMean on a GPU
+  EXPECT_FALSE(groupPerLine(120, 4096, DeviceKind::kDiscreteGPU, kVar));    // enough lines to fill it
+  EXPECT_FALSE(groupPerLine(15, 40, DeviceKind::kIntegratedGPU, kVar));     // too short to share
+  ScopedEnvVar always(kVar, "always");
+  EXPECT_TRUE(groupPerLine(1, 1 << 20, DeviceKind::kCPU, kVar));
 }
 
 }  // namespace

@@ -59,3 +59,10 @@ add_test(NAME onnx_node_all_no_crash_vulkan
   COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tests/conformance/check_no_crash.py
           --tessera $<TARGET_FILE:tessera_cli> --backend vulkan)
 set_tests_properties(onnx_node_all_no_crash_vulkan PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+# The line reductions' GROUP builds on lines of every length, as a GPU runs short lines when
+# they are few (core/src/SplitReduction.hpp, groupPerLine): the suites again, every line a
+# work-group's.
+add_test(NAME vulkan_group_lines_always
+  COMMAND $<TARGET_FILE:tessera_tests>
+          --gtest_filter=VulkanSubgroupTrees*:VulkanRowNormalization*:VulkanArgMinMax*:VulkanHardmax*:VulkanReduce*)
+set_tests_properties(vulkan_group_lines_always PROPERTIES ENVIRONMENT "TESSERA_VULKAN_GROUP_LINES=always")

@@ -3,6 +3,7 @@
 // when few elements meet in it, one work-group per output when many do (a whole image or
 // axis, spread over the group instead of one work-item's loop).
 #include "backends/opencl/Movement.hpp"
+#include "core/src/SplitReduction.hpp"
 #include "ops/Reduce.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/reduce.hpp"
@@ -10,7 +11,6 @@
 namespace tessera {
 namespace {
 
-constexpr int64_t kGroupFrom = 128;  // reduced elements per output from which a group reduces them
 constexpr size_t kGroupSize = 64;    // the group's items (a power of 2)
 
 const char* kindDefine(ReduceKind k) {
@@ -48,7 +48,7 @@ class OpenClReduce final : public OpenClExecution {
       else { kd.push_back(s[d]); ks.push_back(st[d]); }
     }
     const int64_t outCount = outputs[0]->elementCount();
-    const bool group = redCount >= kGroupFrom && cl()->device().maxWorkGroupSize >= kGroupSize;
+    const bool group = groupPerLine(redCount, outputs[0]->elementCount(), cl()->deviceKind(), "TESSERA_OPENCL_GROUP_LINES") && cl()->device().maxWorkGroupSize >= kGroupSize;
     KernelOptions o;
     o.define(kindDefine(kind_));
     if (group) o.define("GROUP").define("WG_SIZE", static_cast<long long>(kGroupSize));

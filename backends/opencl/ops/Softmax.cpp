@@ -1,6 +1,7 @@
 // OpenCL Softmax / LogSoftmax (f32, plain buffers), every opset's axis rule. Kernel:
 // shaders/opencl/softmax.cl, a line per work-item when short, per work-group when long.
 #include "backends/opencl/OpenClExecution.hpp"
+#include "core/src/SplitReduction.hpp"
 #include "ops/Softmax.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/softmax.hpp"
@@ -8,7 +9,6 @@
 namespace tessera {
 namespace {
 
-constexpr int64_t kGroupFrom = 128;  // line length from which a work-group shares a line
 constexpr size_t kGroupSize = 64;    // the group's items (a power of 2)
 
 class OpenClSoftmax final : public OpenClExecution {
@@ -18,7 +18,7 @@ class OpenClSoftmax final : public OpenClExecution {
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
     clearKernels();
-    const bool group = n_ >= kGroupFrom && cl()->device().maxWorkGroupSize >= kGroupSize;
+    const bool group = groupPerLine(n_, outer_ * inner_, cl()->deviceKind(), "TESSERA_OPENCL_GROUP_LINES") && cl()->device().maxWorkGroupSize >= kGroupSize;
     KernelOptions o;
     if (log_) o.define("LOG_SOFTMAX");
     if (group) o.define("GROUP").define("WG_SIZE", static_cast<long long>(kGroupSize));

@@ -16,7 +16,7 @@ class VulkanArgMinMax final : public VulkanExecution {
     int64_t outer, n, inner;
     if (!params_.split(in[0]->shape(), &outer, &n, &inner))
       return Status::invalid("ArgMin/ArgMax: axis " + std::to_string(params_.axis) + " out of range");
-    const bool group = vkops::groupLine(n);
+    const bool group = vkops::groupLine(backend(), n, outer * inner);
     return dispatch(group ? vkshaders::arg_min_max_GROUP : vkshaders::arg_min_max_THREAD,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
                     {vkops::u32(outer * inner), vkops::u32(n), vkops::u32(inner), params_.max ? 1u : 0u,

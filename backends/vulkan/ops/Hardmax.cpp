@@ -16,7 +16,7 @@ class VulkanHardmax final : public VulkanExecution {
     int64_t outer, n, inner;
     TESSERA_RETURN_IF_ERROR(params_.split3(node_, in[0]->shape(), &outer, &n, &inner));
     if (n == 0) return Status::ok();  // an empty tensor: nothing to write
-    const bool group = vkops::groupLine(n);
+    const bool group = vkops::groupLine(backend(), n, outer * inner);
     return dispatch(group ? vkshaders::hardmax_GROUP : vkshaders::hardmax_THREAD,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
                     {vkops::u32(outer * inner), vkops::u32(n), vkops::u32(inner)},

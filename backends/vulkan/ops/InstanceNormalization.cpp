@@ -16,7 +16,7 @@ class VulkanInstanceNorm final : public VulkanExecution {
     int64_t spatial = 1;
     for (size_t d = 2; d < s.size(); ++d) spatial *= s[d];
     const int64_t rows = s[0] * s[1];
-    const bool group = vkops::groupLine(spatial);
+    const bool group = vkops::groupLine(backend(), spatial, rows);
     return dispatch(group ? vkshaders::normalize_rows_INSTANCE_GROUP : vkshaders::normalize_rows_INSTANCE,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]), VulkanBackend::binding(in[2]),
                      VulkanBackend::binding(out[0])},

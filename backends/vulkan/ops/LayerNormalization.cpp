@@ -21,7 +21,7 @@ class VulkanLayerNorm final : public VulkanExecution {
     const bool hasBias = in.size() > 2 && in[2];
     const Tensor* mean = out.size() > 1 && out[1] ? out[1] : nullptr;
     const Tensor* inv = out.size() > 2 && out[2] ? out[2] : nullptr;
-    const bool group = vkops::groupLine(n);
+    const bool group = vkops::groupLine(backend(), n, rows);
     return dispatch(group ? vkshaders::normalize_rows_LAYER_GROUP : vkshaders::normalize_rows_LAYER,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]),
                      VulkanBackend::binding(hasBias ? in[2] : in[1]), VulkanBackend::binding(out[0]),

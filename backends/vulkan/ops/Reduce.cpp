@@ -36,7 +36,7 @@ class VulkanReduce final : public VulkanExecution {
     p.push_back(mask);
     p.push_back(static_cast<uint32_t>(kind_));
     p.push_back(vkops::u32(r));
-    const bool group = vkops::groupLine(r);
+    const bool group = vkops::groupLine(backend(), r, n);
     return dispatch(group ? vkshaders::reduce_GROUP : vkshaders::reduce_THREAD,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])}, p,
                     group ? n * vkops::kWorkGroupSize : n);

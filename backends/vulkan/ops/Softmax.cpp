@@ -15,7 +15,7 @@ class VulkanSoftmax final : public VulkanExecution {
   Status onResize(const Tensors& in, const Tensors& out) override {
     int64_t outer, n, inner;
     TESSERA_RETURN_IF_ERROR(params_.split3(node_, in[0]->shape(), &outer, &n, &inner));
-    const bool group = vkops::groupLine(n);
+    const bool group = vkops::groupLine(backend(), n, outer * inner);
     return dispatch(group ? vkshaders::softmax_GROUP : vkshaders::softmax_THREAD,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
                     {vkops::u32(outer * inner), vkops::u32(n), vkops::u32(inner), params_.log ? 1u : 0u},
