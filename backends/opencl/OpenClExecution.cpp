@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/src/SplitReduction.hpp"
+
 namespace tessera {
 
 // Hexadecimal floats are exact and valid OpenCL C (C99) whatever the value: "%g" printed 0
@@ -76,6 +78,11 @@ Status OpenClExecution::onExecute(const Tensors&, const Tensors&) {
   for (auto& k : kernels_) TESSERA_RETURN_IF_ERROR(cl()->enqueue(k->kernel_, k->work_, k->label_));
   profileEnd_ = cl()->profileCursor();
   return Status::ok();
+}
+
+bool OpenClExecution::groupLines(int64_t length, int64_t lines, size_t groupSize) const {
+  return groupPerLine(length, lines, cl()->deviceKind(), "TESSERA_OPENCL_GROUP_LINES") &&
+         cl()->device().maxWorkGroupSize >= groupSize;
 }
 
 bool OpenClExecution::deviceTimeMs(double* ms) const {

@@ -83,6 +83,10 @@ class OpenClExecution : public Execution {
   // `groups` work-groups of `local` items each, for kernels whose items cooperate (a
   // work-group reduction): global (groups * local), 1-D, not tuned.
   Status dispatchGroups(ClKernel* k, int64_t groups, size_t local);
+  // Whether a line reduction gives each of `lines` lines of `length` a work-group of
+  // `groupSize` items (groupPerLine, core/src/SplitReduction.hpp; TESSERA_OPENCL_GROUP_LINES),
+  // where the device allows groups that large; else an item a line.
+  bool groupLines(int64_t length, int64_t lines, size_t groupSize) const;
   // Dispatch over an NC4HW4 tensor's pixels (x: width, y: height).
   Status dispatchNc4(ClKernel* k, const Nc4Geometry& g) { return dispatch(k, {g.width(), g.height()}); }
   void clearKernels() { kernels_.clear(); }

@@ -1,6 +1,5 @@
 #include "backends/opencl/RowNorm.hpp"
 
-#include "core/src/SplitReduction.hpp"
 #include "kernels/row_norm.hpp"
 
 namespace tessera {
@@ -13,7 +12,7 @@ constexpr size_t kGroupSize = 64;    // the group's items (a power of 2)
 Status OpenClRowNorm::encodeRowNorm(const RowNormLayout& l, float epsilon, const Tensor* x, const Tensor* scale,
                                     const Tensor* bias, const Tensor* y, const Tensor* mean, const Tensor* invStdDev) {
   clearKernels();
-  const bool group = groupPerLine(l.length, l.rows, cl()->deviceKind(), "TESSERA_OPENCL_GROUP_LINES") && cl()->device().maxWorkGroupSize >= kGroupSize;
+  const bool group = groupLines(l.length, l.rows, kGroupSize);
   KernelOptions o;
   if (group) o.define("GROUP").define("WG_SIZE", static_cast<long long>(kGroupSize));
   ClKernel* k = nullptr;

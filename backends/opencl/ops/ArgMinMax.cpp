@@ -2,7 +2,6 @@
 // select_last_index. Kernel: shaders/opencl/arg_min_max.cl, a line per work-item when short,
 // per work-group when long. Other input types run on the CPU.
 #include "backends/opencl/OpenClExecution.hpp"
-#include "core/src/SplitReduction.hpp"
 #include "ops/ArgMinMax.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/arg_min_max.hpp"
@@ -21,7 +20,7 @@ class OpenClArgMinMax final : public OpenClExecution {
     int64_t outer, n, inner;
     if (!params_.split(inputs[0]->shape(), &outer, &n, &inner))
       return Status::invalid("ArgMin/ArgMax: axis " + std::to_string(params_.axis) + " out of range");
-    const bool group = groupPerLine(n, outer * inner, cl()->deviceKind(), "TESSERA_OPENCL_GROUP_LINES") && cl()->device().maxWorkGroupSize >= kGroupSize;
+    const bool group = groupLines(n, outer * inner, kGroupSize);
     KernelOptions o;
     o.define("ARG_OP", params_.max ? "WG_MAX" : "WG_MIN").define("LAST", params_.selectLastIndex ? 1 : 0);
     if (group) o.define("GROUP").define("WG_SIZE", static_cast<long long>(kGroupSize));

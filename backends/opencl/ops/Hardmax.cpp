@@ -2,7 +2,6 @@
 // coercion, both through SoftmaxParams::split3 as on the CPU. Kernel: shaders/opencl/hardmax.cl,
 // a line per work-item when short, per work-group when long.
 #include "backends/opencl/OpenClExecution.hpp"
-#include "core/src/SplitReduction.hpp"
 #include "ops/Softmax.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/hardmax.hpp"
@@ -21,7 +20,7 @@ class OpenClHardmax final : public OpenClExecution {
     int64_t outer, n, inner;
     TESSERA_RETURN_IF_ERROR(params_.split3(node_, inputs[0]->shape(), &outer, &n, &inner));
     if (n == 0 || outer * inner == 0) return Status::ok();  // an empty tensor: nothing to write
-    const bool group = groupPerLine(n, outer * inner, cl()->deviceKind(), "TESSERA_OPENCL_GROUP_LINES") && cl()->device().maxWorkGroupSize >= kGroupSize;
+    const bool group = groupLines(n, outer * inner, kGroupSize);
     KernelOptions o;
     if (group) o.define("GROUP").define("WG_SIZE", static_cast<long long>(kGroupSize));
     ClKernel* k = nullptr;

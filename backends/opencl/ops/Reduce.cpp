@@ -3,7 +3,6 @@
 // when few elements meet in it, one work-group per output when many do (a whole image or
 // axis, spread over the group instead of one work-item's loop).
 #include "backends/opencl/Movement.hpp"
-#include "core/src/SplitReduction.hpp"
 #include "ops/Reduce.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/reduce.hpp"
@@ -48,7 +47,7 @@ class OpenClReduce final : public OpenClExecution {
       else { kd.push_back(s[d]); ks.push_back(st[d]); }
     }
     const int64_t outCount = outputs[0]->elementCount();
-    const bool group = groupPerLine(redCount, outputs[0]->elementCount(), cl()->deviceKind(), "TESSERA_OPENCL_GROUP_LINES") && cl()->device().maxWorkGroupSize >= kGroupSize;
+    const bool group = groupLines(redCount, outCount, kGroupSize);
     KernelOptions o;
     o.define(kindDefine(kind_));
     if (group) o.define("GROUP").define("WG_SIZE", static_cast<long long>(kGroupSize));

@@ -1,7 +1,6 @@
 // OpenCL Softmax / LogSoftmax (f32, plain buffers), every opset's axis rule. Kernel:
 // shaders/opencl/softmax.cl, a line per work-item when short, per work-group when long.
 #include "backends/opencl/OpenClExecution.hpp"
-#include "core/src/SplitReduction.hpp"
 #include "ops/Softmax.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/softmax.hpp"
@@ -18,7 +17,7 @@ class OpenClSoftmax final : public OpenClExecution {
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
     clearKernels();
-    const bool group = groupPerLine(n_, outer_ * inner_, cl()->deviceKind(), "TESSERA_OPENCL_GROUP_LINES") && cl()->device().maxWorkGroupSize >= kGroupSize;
+    const bool group = groupLines(n_, outer_ * inner_, kGroupSize);
     KernelOptions o;
     if (log_) o.define("LOG_SOFTMAX");
     if (group) o.define("GROUP").define("WG_SIZE", static_cast<long long>(kGroupSize));
