@@ -70,6 +70,23 @@ void storeOutput(ivec3 gy, int n, int m4, int row, int ox, vec4 sum) {
   store_y(gy, n, m4, row, ox, activate4(pint(5), sum, pfloat(6), pfloat(7)) * pfloat(26) + pfloat(27));
 }
 
+// Tile `index` of the output (P[0] of them): PX columns from ox0 of row oy at depth oz, for
+// output channel block m4 of image n.
+struct OutputTile {
+  int ox0, oy, oz, m4, n;
+};
+OutputTile outputTile(uint index) {
+  uint OWB = uint((pint(13) + PX - 1) / PX), OH = P[12], OD = P[11], M4 = uint((pint(2) + 3) / 4);
+  OutputTile t;
+  t.ox0 = int(index % OWB) * PX;
+  uint rest = index / OWB;
+  t.oy = int(rest % OH); rest /= OH;
+  t.oz = int(rest % OD); rest /= OD;
+  t.m4 = int(rest % M4);
+  t.n = int(rest / M4);
+  return t;
+}
+
 vec4 biasBlock(int m4, int M) {
   vec4 b4 = vec4(0.0);
   if (pint(4) != 0)
@@ -89,13 +106,8 @@ void main() {
   int KD = pint(14), KH = pint(15), KW = pint(16);
   int SD = pint(17), SH = pint(18), SW = pint(19), DD = pint(20), DH = pint(21), DW = pint(22);
   int PD = pint(23), PH = pint(24), PW = pint(25);
-  int OWB = (OW + PX - 1) / PX, M4 = (M + 3) / 4;
-  int ox0 = int(tile % uint(OWB)) * PX;
-  uint rest = tile / uint(OWB);
-  int oy = int(rest % uint(OH)); rest /= uint(OH);
-  int oz = int(rest % uint(OD)); rest /= uint(OD);
-  int m4 = int(rest % uint(M4));
-  int n = int(rest / uint(M4));
+  OutputTile t = outputTile(valid ? tile : 0u);
+  int ox0 = t.ox0, oy = t.oy, oz = t.oz, m4 = t.m4, n = t.n;
   ivec3 gx = ivec3(C, D * H, W), gy = ivec3(M, OD * OH, OW);
   int Cg = C / G, Mg = M / G, K = KD * KH * KW;
   int Cg4 = (Cg + 3) / 4, cBase4 = ((m4 * 4) / Mg) * Cg / 4;
@@ -132,13 +144,8 @@ void main() {
   int KD = pint(14), KH = pint(15), KW = pint(16);
   int SD = pint(17), SH = pint(18), SW = pint(19), DD = pint(20), DH = pint(21), DW = pint(22);
   int PD = pint(23), PH = pint(24), PW = pint(25);
-  int OWB = (OW + PX - 1) / PX, M4 = (M + 3) / 4;
-  int ox0 = int(i % uint(OWB)) * PX;
-  uint rest = i / uint(OWB);
-  int oy = int(rest % uint(OH)); rest /= uint(OH);
-  int oz = int(rest % uint(OD)); rest /= uint(OD);
-  int m4 = int(rest % uint(M4));
-  int n = int(rest / uint(M4));
+  OutputTile t = outputTile(i);
+  int ox0 = t.ox0, oy = t.oy, oz = t.oz, m4 = t.m4, n = t.n;
   ivec3 gx = ivec3(C, D * H, W), gy = ivec3(M, OD * OH, OW);
   int Cg = C / G, Mg = M / G, K = KD * KH * KW;
   vec4 b4 = biasBlock(m4, M);
