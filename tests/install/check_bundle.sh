@@ -3,7 +3,10 @@
 # scratch folder and runs its run.sh there with a bare environment (no build tree, no
 # LD_LIBRARY_PATH, a fresh HOME), narrowed to stay quick on CPU-run drivers: the devices, two
 # GPU unit tests, two ONNX node cases per backend, and the classifier's latency row per
-# backend. Every step must report success and every latency cell a number.
+# backend. Every step must report success and every latency cell a number. Then the devices
+# step again as on a machine's first run: with the NC4HW4 storage choices gone from the
+# cache, `tessera devices` notes its measurements inside the backends' sections, and run.sh
+# must still find every GPU backend (it once found none there).
 #
 #   tests/install/check_bundle.sh BUILD_DIR
 set -euo pipefail
@@ -36,10 +39,25 @@ grep -qE '^- cpu, inference list: 2 passed, 0 failed' "$S" || fail "the CPU conf
 grep -E '^\| (cpu|vulkan|opencl) \|' "$S" >"$WORK/rows" || fail "no latency rows"
 if grep -q failed "$WORK/rows"; then fail "a latency cell failed"; fi
 for b in vulkan opencl; do
-  if sed -n "/^$b:/,/^[a-z]*:/p" "$WORK/results/devices.txt" | grep -q '<- default'; then
+  if sed -n "/^$b:$/,/^[a-z]*:$/p" "$WORK/results/devices.txt" | grep -q '<- default'; then
     grep -qE "^- $b, float-only list: 2 passed, 0 failed.*2 of the 2 passed ran every node on $b" "$S" ||
       fail "$b conformance not reported as passing wholly on $b"
     grep -q "^| $b | fp16 |" "$WORK/rows" || fail "no $b fp16 row"
   fi
 done
+
+mkdir -p "$WORK/first-run"
+cp -r "$CACHE/tessera" "$WORK/first-run/tessera"
+rm -f "$WORK/first-run/tessera"/nc4_storage_*.txt
+env -i PATH=/usr/bin:/bin HOME="$WORK/home" TESSERA_BUNDLE_CACHE="$WORK/first-run" \
+  "$WORK/unpacked/tessera-bundle/run.sh" --only devices "$WORK/first-run-results" >/dev/null ||
+  fail "run.sh --only devices exited $? on a first run"
+D="$WORK/first-run-results/devices.txt"
+grep -q 'NC4HW4 storage: .*measured' "$D" || fail "no storage measurement on the first run (nothing tested)"
+gpus=""
+for b in vulkan opencl; do
+  if sed -n "/^$b:$/,/^[a-z]*:$/p" "$D" | grep -q '<- default'; then gpus="$gpus $b"; fi
+done
+grep -q "^GPU backends present:${gpus:- none};" "$WORK/first-run-results/summary.md" ||
+  fail "on a first run run.sh reported $(grep '^GPU backends present' "$WORK/first-run-results/summary.md"), not${gpus:- none}"
 echo "PASS: the bundle ran from $WORK/unpacked"
