@@ -8,6 +8,7 @@ namespace tessera {
 namespace {
 
 std::atomic<uint64_t> gSplitPlans{0};
+std::atomic<uint64_t> gShortLineGroups{0};
 
 constexpr int64_t kTargetInvocations = int64_t(1) << 17;  // a large GPU's resident threads, about
 
@@ -26,10 +27,15 @@ int splitReductionLanes(int64_t tiles, int64_t reduction, DeviceKind device, con
 }
 
 bool groupPerLine(int64_t length, int64_t lines, DeviceKind device, const char* envName) {
-  if (const char* e = std::getenv(envName); e && std::strcmp(e, "always") == 0) return length >= 1;
   if (length >= 128) return true;
-  return device != DeviceKind::kCPU && length >= 16 && lines <= 2048;
+  const char* e = std::getenv(envName);
+  const bool group = (e && std::strcmp(e, "always") == 0) ? length >= 1
+                                                          : device != DeviceKind::kCPU && length >= 16 && lines <= 2048;
+  if (group) gShortLineGroups.fetch_add(1);
+  return group;
 }
+
+uint64_t shortLineGroupCount() { return gShortLineGroups.load(); }
 
 uint64_t splitReductionPlanCount() { return gSplitPlans.load(); }
 void countSplitReductionPlan() { gSplitPlans.fetch_add(1); }

@@ -33,6 +33,9 @@ int splitReductionLanes(int64_t tiles, int64_t reduction, DeviceKind device, con
 // `envName` (TESSERA_VULKAN_GROUP_LINES, TESSERA_OPENCL_GROUP_LINES) = `always` gives every
 // line a work-group, whatever its length (tests run the GROUP builds on short lines so).
 bool groupPerLine(int64_t length, int64_t lines, DeviceKind device, const char* envName);
+// Lines shorter than 128 that groupPerLine gave a work-group, in this process (tests check
+// that the forced or GPU-only choice reached the ops).
+uint64_t shortLineGroupCount();
 
 // Kernels planned with split reductions in this process, by any backend (tests check that
 // the path they mean to test ran).

@@ -26,6 +26,11 @@ TEST(OpenClSplitReduction, OffKeepsThePlainKernels) {
   EXPECT_EQ(splitReductionPlanCount(), before);
 }
 
+TEST(OpenClSplitReduction, ShortLinesOnWorkGroups) {
+  REQUIRE_OPENCL();
+  expectShortLinesOnWorkGroupsMatchCpu(BackendType::kOpenCL, "TESSERA_OPENCL_GROUP_LINES");
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace tessera

@@ -90,5 +90,24 @@ inline void expectSplitReductionsMatchCpu(BackendType gpu, const char* envName) 
   }
 }
 
+// Short lines on work-groups, as a GPU runs few of them (groupPerLine): with `envName` =
+// always, Softmax, ReduceMax and ArgMin over lines of 1 to 20 match the CPU, and the ops did
+// take the work-group choice for them.
+inline void expectShortLinesOnWorkGroupsMatchCpu(BackendType gpu, const char* envName) {
+  ScopedEnvVar always(envName, "always");
+  const uint64_t before = shortLineGroupCount();
+  for (int64_t n : {1, 7, 20}) {
+    const Tensor x = randomTensor({3, n, 5}, 81, -2.f, 2.f);
+    Attributes axis;
+    axis.setInt("axis", 1);
+    expectGpuMatchesCpu(gpu, "Softmax", {x}, axis, 1, {}, 17, 1e-4, 1e-5, "Softmax over " + std::to_string(n));
+    Attributes keep;
+    keep.setInts("axes", {1});
+    expectGpuMatchesCpu(gpu, "ReduceMax", {x}, keep, 1, {}, 13, 1e-4, 1e-5, "ReduceMax over " + std::to_string(n));
+    expectGpuMatchesCpu(gpu, "ArgMin", {x}, axis, 1, {}, 17, 0, 0, "ArgMin over " + std::to_string(n));
+  }
+  EXPECT_GT(shortLineGroupCount(), before) << "no short line went to a work-group";
+}
+
 }  // namespace test
 }  // namespace tessera

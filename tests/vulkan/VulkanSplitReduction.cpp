@@ -58,6 +58,11 @@ TEST(VulkanSplitReduction, OffAndCpuDevicesKeepThePlainKernels) {
   EXPECT_EQ(splitReductionLanes(600, 216, DeviceKind::kCPU, "TESSERA_VULKAN_SPLIT"), 1);
 }
 
+TEST(VulkanSplitReduction, ShortLinesOnWorkGroups) {
+  TESSERA_REQUIRE_VULKAN();
+  expectShortLinesOnWorkGroupsMatchCpu(BackendType::kVulkan, "TESSERA_VULKAN_GROUP_LINES");
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace tessera
