@@ -2,7 +2,8 @@
 // by %peak; depthwise and a network's first conv (3 input channels), judged by their
 // bandwidth bound. All with bias; the convs padded by k/2 ("same" at stride 1). Also a
 // pointwise conv with few input channels (PP-OCRv4 det's 16 -> 32 at 320x320), bound by
-// memory: the CPU's direct kernel for those (ConvPointwise.hpp).
+// memory: the CPU's direct kernel for those (ConvPointwise.hpp), and PP-OCRv4 rec's 5x5
+// depthwise on its 6x160 feature map.
 #include "KernelBench.hpp"
 
 namespace tessera {
@@ -18,21 +19,26 @@ Attributes convAttrs(int64_t k, int64_t stride, int64_t pad, int64_t group = 1) 
   return a;
 }
 
-// A Conv with bias; output size from the usual formula.
-KernelCase conv(const std::string& name, int64_t cin, int64_t cout, int64_t hw, int64_t k,
+// A Conv with bias on an h x w input; output size from the usual formula.
+KernelCase conv(const std::string& name, int64_t cin, int64_t cout, int64_t h, int64_t w, int64_t k,
                 int64_t stride, int64_t group, bool memoryBound) {
   const int64_t pad = k / 2;
-  const int64_t out = (hw + 2 * pad - k) / stride + 1;
+  const int64_t oh = (h + 2 * pad - k) / stride + 1, ow = (w + 2 * pad - k) / stride + 1;
   KernelCase c;
   c.name = name;
   c.opType = "Conv";
-  c.input = {1, cin, hw, hw};
-  c.output = {1, cout, out, out};
+  c.input = {1, cin, h, w};
+  c.output = {1, cout, oh, ow};
   c.constants = {{cout, cin / group, k, k}, {cout}};
   c.attrs = convAttrs(k, stride, pad, group);
-  c.flops = convFlops(1, cout, out, out, cin / group, k, k);
+  c.flops = convFlops(1, cout, oh, ow, cin / group, k, k);
   c.memoryBound = memoryBound;
   return c;
+}
+
+KernelCase conv(const std::string& name, int64_t cin, int64_t cout, int64_t hw, int64_t k, int64_t stride,
+                int64_t group, bool memoryBound) {
+  return conv(name, cin, cout, hw, hw, k, stride, group, memoryBound);
 }
 
 // ConvTranspose k2 s2 (the detector's upsampling): weight [Cin, Cout, 2, 2]; each input pixel
@@ -55,6 +61,7 @@ KernelCase convTranspose(const std::string& name, int64_t cin, int64_t cout, int
     addKernel(conv("Conv1x1/16to32/320x320", 16, 32, 320, 1, 1, 1, true)) &&
     addKernel(conv("ConvDepthwise3x3/s1/96ch/80x80", 96, 96, 80, 3, 1, 96, true)) &&
     addKernel(conv("ConvDepthwise3x3/s2/96ch/80x80", 96, 96, 80, 3, 2, 96, true)) &&
+    addKernel(conv("ConvDepthwise5x5/s1/240ch/6x160", 240, 240, 6, 160, 5, 1, 240, true)) &&
     addKernel(conv("ConvFirst3x3/s2/3to16/640x640", 3, 16, 640, 3, 2, 1, true)) &&
     addKernel(convTranspose("ConvTranspose2x2/s2/96to24/80x80", 96, 24, 80));
 
