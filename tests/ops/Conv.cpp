@@ -168,6 +168,13 @@ TEST(ConvOp, Conv2DSweep) {
   runConvCase({{2, 20, 9, 9}, 37, 1, k3, true}, seed++);  // K > one GEMM chunk of rows
   runConvCase({{1, 6, 5, 7}, 9, 3, k3, true}, seed++);    // grouped
   runConvCase({{2, 8, 6, 5}, 4, 2, strided, false}, seed++);
+  // Output channels in whole blocks (the CPU stores 4 product columns as one NC4HW4 pixel)
+  // on the GEMM path: a pointwise conv past the direct kernel's 64 input channels over two
+  // row tiles (40 outputs: a column pair, then a partial panel), a strided im2col conv 48
+  // wide, and groups of 12.
+  runConvCase({{2, 72, 9, 13}, 40, 1, k1, true}, seed++);
+  runConvCase({{1, 12, 11, 10}, 48, 1, strided, true}, seed++);
+  runConvCase({{2, 16, 7, 9}, 24, 2, k1, true}, seed++);
 }
 
 // 3x3 stride-1 convs with 16+ input channels in whole blocks: the CPU's Winograd F(2x2, 3x3)
