@@ -227,6 +227,13 @@ struct VecMath {
     const F y = select(x > 0.f, x, splat(0.f)) + select(t < 0.f, t, splat(0.f));
     return select(x != x, x, y);  // NaN, which the two selects above drop
   }
+  // x * max(0, min(1, x / 6 + 1/2)) with std::min / std::max's operand order, as ops/UnaryMath.hpp
+  // computes it: the same IEEE operations in the same order give the same bits on every path.
+  static TESSERA_VM_INLINE F hardSwish(const F& x) {
+    const F t = x / 6.f + 0.5f;
+    const F clipped = select(t < 1.f, t, splat(1.f));
+    return x * select(clipped > 0.f, clipped, splat(0.f));
+  }
 };
 
 // One function each, applied by mapLanes; `apply` is instantiated per lane type.
@@ -253,6 +260,23 @@ struct SeluOp {
   float alpha, gamma;
   template <class L>
   TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const { return VecMath<L>::selu(x, alpha, gamma); }
+};
+struct HardSwishOp {
+  template <class L>
+  TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const { return VecMath<L>::hardSwish(x); }
+};
+// Rounded after the product and after the sum (no fused multiply-add), as a Mul and an Add op
+// after a HardSwish would be.
+struct HardSwishAffineOp {
+  float scale, shift;
+  template <class L>
+  TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const {
+    typename L::F scaled = VecMath<L>::hardSwish(x) * scale;
+#if defined(__x86_64__) || defined(__i386__)
+    asm("" : "+v"(scaled));  // GCC contracts across the '+' into an FMA (C++ has -ffp-contract=fast)
+#endif
+    return scaled + shift;
+  }
 };
 struct CeluOp {
   float alpha;
@@ -314,5 +338,9 @@ void vectorSelu(const float* x, float* y, int64_t n, float alpha, float gamma) {
   map(x, y, n, SeluOp{alpha, gamma});
 }
 void vectorCelu(const float* x, float* y, int64_t n, float alpha) { map(x, y, n, CeluOp{alpha}); }
+void vectorHardSwish(const float* x, float* y, int64_t n) { map(x, y, n, HardSwishOp{}); }
+void vectorHardSwishAffine(const float* x, float* y, int64_t n, float scale, float shift) {
+  map(x, y, n, HardSwishAffineOp{scale, shift});
+}
 
 }  // namespace tessera

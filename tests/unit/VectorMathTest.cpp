@@ -170,11 +170,30 @@ TEST(VectorMath, EluSeluCeluMatchTheirDefinitions) {
       [&](double x) { return gamma * (x >= 0 ? x : alpha * std::expm1(x)); }, 4096, -30.f, 1.f, 3.0, 2.5e-7);
 }
 
+// HardSwish and its affine form give the scalar formula's bits (the unfused HardSwish, Mul
+// and Add ops compute it so) over every 4099th bit pattern and a dense sweep of [-8, 8].
+TEST(VectorMath, HardSwishIsTheScalarFormulaBitForBit) {
+  const std::vector<float> x = sweepInputs(4096, -8.f, 8.f);
+  std::vector<float> y(x.size()), yAffine(x.size());
+  const float scale = 1.3f, shift = -0.2f;
+  vectorHardSwish(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  vectorHardSwishAffine(x.data(), yAffine.data(), static_cast<int64_t>(x.size()), scale, shift);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float v = x[i];
+    const float h = v * std::max(0.f, std::min(1.f, v / 6.f + 0.5f));
+    const float expected = h * scale + shift;
+    ASSERT_TRUE(std::memcmp(&y[i], &h, sizeof h) == 0 || (std::isnan(y[i]) && std::isnan(h)))
+        << "hardswish(" << v << ") = " << y[i] << ", scalar " << h << " (" << cpuIsaName(cpuIsa()) << ")";
+    ASSERT_TRUE(std::memcmp(&yAffine[i], &expected, sizeof h) == 0 || (std::isnan(yAffine[i]) && std::isnan(expected)))
+        << "affine hardswish(" << v << ") = " << yAffine[i] << ", scalar " << expected;
+  }
+}
+
 // Lengths 0..40 at every offset into a guarded buffer (the tail path), in place too: nothing
 // outside [0, n) is touched and every element equals what one long call gives.
 TEST(VectorMath, TailsStayInBoundsAndMatchTheBody) {
   const ArrayFn fns[] = {vectorExp, vectorExpm1, vectorLog, vectorSigmoid, vectorTanh, vectorErf, vectorSoftplus,
-                         [](const float* x, float* y, int64_t n) { vectorElu(x, y, n, 1.f); }};
+                         vectorHardSwish, [](const float* x, float* y, int64_t n) { vectorElu(x, y, n, 1.f); }};
   constexpr int kGuard = 32, kMax = 40;
   std::vector<float> in(kMax + 2 * kGuard);
   for (size_t i = 0; i < in.size(); ++i) in[i] = 0.37f * static_cast<float>(i) - 9.f;

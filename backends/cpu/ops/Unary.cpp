@@ -54,6 +54,7 @@ VectorKernel vectorKernel(UnaryKind k) {
     case UnaryKind::kTanh: return withoutParams<vectorTanh>;
     case UnaryKind::kSigmoid: return withoutParams<vectorSigmoid>;
     case UnaryKind::kSoftplus: return withoutParams<vectorSoftplus>;
+    case UnaryKind::kHardSwish: return withoutParams<vectorHardSwish>;
     case UnaryKind::kElu:
       return [](const UnaryParams& p, const float* x, float* y, int64_t n) { vectorElu(x, y, n, p.alpha); };
     case UnaryKind::kSelu:
