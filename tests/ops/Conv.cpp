@@ -216,11 +216,11 @@ TEST(ConvOp, FewInputChannels) {
   runConvCase({{1, 3, 9, 14}, 8, 1, {{3, 3}, {2, 2}, {2, 2}, {2, 2}, {2, 2}}, true}, seed++);  // dilation: generic
 }
 
-// Pointwise convs with up to 64 input channels: the CPU's direct kernel on AVX-512
-// (ConvPointwise.hpp). Input and output channels not multiples of 4 (the last input block
-// masked), pixel counts that leave a tail of 1-7 pixels, output blocks split into even passes
-// (12 -> 6 + 6, 10 -> 5 + 5) and one short pass, batch 3, and 64 / 65 input channels (the
-// last on the kernel, the first past it).
+// Pointwise convs with up to 24 input channels, or up to 32 outputs from up to 64 inputs:
+// the CPU's direct kernel on AVX-512 (ConvPointwise.hpp). Input and output
+// channels not multiples of 4 (the last input block masked), pixel counts that leave a tail of
+// 1-7 pixels, output blocks split into even passes (12 -> 6 + 6, 10 -> 5 + 5) and one short
+// pass, batch 3, and each limit with the shape just past it (on the GEMM).
 TEST(ConvOp, PointwiseFewInputChannels) {
   const Window k1 = {{1, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}};
   uint32_t seed = 90;
@@ -228,8 +228,11 @@ TEST(ConvOp, PointwiseFewInputChannels) {
   runConvCase({{3, 18, 5, 7}, 48, 1, k1, true}, seed++);    // 12 blocks: 6 + 6
   runConvCase({{1, 6, 3, 3}, 37, 1, k1, false}, seed++);    // 10 blocks: 5 + 5; 9 pixels
   runConvCase({{2, 33, 4, 5}, 3, 1, k1, true}, seed++);     // one block of 3 channels
-  runConvCase({{1, 64, 6, 11}, 40, 1, k1, true}, seed++);
-  runConvCase({{1, 65, 6, 11}, 40, 1, k1, true}, seed++);   // the GEMM path
+  runConvCase({{1, 24, 6, 11}, 40, 1, k1, true}, seed++);
+  runConvCase({{1, 25, 6, 11}, 40, 1, k1, true}, seed++);   // the GEMM
+  runConvCase({{1, 64, 6, 11}, 32, 1, k1, true}, seed++);
+  runConvCase({{1, 65, 6, 11}, 32, 1, k1, true}, seed++);   // the GEMM
+  runConvCase({{1, 64, 6, 11}, 33, 1, k1, true}, seed++);   // the GEMM
   runConvCase({{1, 12, 1, 1}, 96, 1, k1, true}, seed++);    // one pixel
 }
 
