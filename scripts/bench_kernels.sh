@@ -6,15 +6,21 @@
 #
 #   scripts/bench_kernels.sh [--threads=N] [Google Benchmark flags, e.g. --benchmark_filter=Conv1x1]
 #
+# Each case runs TESSERA_BENCH_REPETITIONS times (default: 5) and the table shows the
+# aggregates of those repetitions: read the _median rows (a shared machine's bursts of load
+# move the mean; the _cv row says how much).
+#
 # Environment: TESSERA_BUILD_DIR (default: build), TESSERA_JOBS (default: 2),
 # TESSERA_BENCH_THREADS (default: 2; --threads=N wins), TESSERA_BENCH_MIN_TIME (seconds per
-# case, default: 0.5; the whole run takes about 10 s).
+# repetition, default: 0.5), TESSERA_BENCH_REPETITIONS (default: 5; the whole run takes about
+# a minute).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${TESSERA_BUILD_DIR:-$ROOT/build}"
 JOBS="${TESSERA_JOBS:-2}"
 MIN_TIME="${TESSERA_BENCH_MIN_TIME:-0.5}"
+REPETITIONS="${TESSERA_BENCH_REPETITIONS:-5}"
 
 if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
   cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -29,4 +35,5 @@ if ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release' "$BUILD_DIR/CMakeCache.txt"; the
 fi
 cmake --build "$BUILD_DIR" -j "$JOBS" --target tessera_kernel_bench >&2
 exec "$BUILD_DIR/benchmarks/tessera_kernel_bench" --benchmark_min_time="$MIN_TIME" \
+  --benchmark_repetitions="$REPETITIONS" --benchmark_display_aggregates_only=true \
   --benchmark_counters_tabular=true "$@"
