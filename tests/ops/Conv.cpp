@@ -246,6 +246,12 @@ TEST(ConvOp, Depthwise) {
   runConvCase({{1, 3, 6, 5}, 6, 3, k3, true}, seed++);  // channel multiplier 2: grouped path
   // Rows wide enough for the CPU's 16-outputs-at-a-time interior kernel, and its tail.
   for (const Window& w : {k3, k5}) runConvCase({{2, 6, 5, 41}, 6, 6, w, true}, seed++);
+  // ... and for its 32-at-a-time one (KW 3 and 5, no dilation): two steps of 32, then 16
+  // and 4-wide tails, channels past one block, rows in the padding, and an input whose last
+  // row ends where the tensor does.
+  const Window k5plain = {{5, 5}, {1, 1}, {1, 1}, {2, 2}, {2, 2}};
+  const Window k3wide = {{3, 3}, {1, 1}, {1, 1}, {1, 0}, {0, 1}};
+  for (const Window& w : {k3, k5plain, k3wide}) runConvCase({{2, 7, 4, 87}, 7, 7, w, true}, seed++);
 }
 
 TEST(ConvOp, Conv1DAnd3D) {

@@ -37,12 +37,65 @@ struct InteriorRow {
 };
 
 #ifdef TESSERA_DEPTHWISE_X86
+// 32 outputs of a row for KW = 3 or 5 without dilation: each window row's 36 input pixels are
+// loaded once, in 9 vectors, and the taps one to three pixels over are built from neighbouring
+// vectors (valignd) instead of loaded at 4-float offsets, which split cache lines. Eight
+// accumulators keep both FMA pipes busy through the multiply-add latency. One thread, rec's 5x5
+// on 240 channels at 6x160 in a standalone loop: 64 -> 167-173 GFLOP/s.
+// Pixels S = 1..3 over from vector lo: its lanes from 4S on, then the first 4S of hi.
+template <int S>
+__attribute__((target("avx512f"), always_inline)) inline __m512 shifted(__m512i hi, __m512i lo) {
+  return _mm512_castsi512_ps(_mm512_maskz_alignr_epi32(0xFFFF, hi, lo, 4 * S));
+}
+
+template <int KW>
+__attribute__((target("avx512f,fma"))) int64_t interior32(const InteriorRow& r, __m512 bias) {
+  constexpr int V = 8;
+  // The last vector holds only the KW - 1 pixels past the 32 (masked: nothing past them is read).
+  constexpr __mmask16 kTail = static_cast<__mmask16>((1u << ((KW - 1) * 4)) - 1);
+  const int64_t end = r.ow0 + r.count;
+  int64_t ow = r.ow0;
+  for (; ow + 4 * V <= end; ow += 4 * V) {
+    __m512 acc[V];
+#pragma GCC unroll 8
+    for (int i = 0; i < V; ++i) acc[i] = bias;
+    for (int64_t kh = 0; kh < r.KH; ++kh) {
+      if (!r.rows[kh]) continue;
+      const float* xr = r.rows[kh] + ow * 4;
+      __m512i x[V + 1];
+#pragma GCC unroll 8
+      for (int i = 0; i < V; ++i) x[i] = _mm512_loadu_si512(xr + 16 * i);
+      x[V] = _mm512_maskz_loadu_epi32(kTail, xr + 16 * V);
+      const float* wr = r.wBlock + kh * KW * 4;
+      __m512 w[KW];
+#pragma GCC unroll 5
+      for (int k = 0; k < KW; ++k) w[k] = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(wr + 4 * k));
+#pragma GCC unroll 8
+      for (int i = 0; i < V; ++i) {
+        acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(x[i]), w[0], acc[i]);
+        acc[i] = _mm512_fmadd_ps(shifted<1>(x[i + 1], x[i]), w[1], acc[i]);
+        acc[i] = _mm512_fmadd_ps(shifted<2>(x[i + 1], x[i]), w[2], acc[i]);
+        if constexpr (KW == 5) {
+          acc[i] = _mm512_fmadd_ps(shifted<3>(x[i + 1], x[i]), w[3], acc[i]);
+          acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(x[i + 1]), w[4], acc[i]);
+        }
+      }
+    }
+    float* y = r.y + ow * 4;
+#pragma GCC unroll 8
+    for (int i = 0; i < V; ++i) _mm512_storeu_ps(y + 16 * i, acc[i]);
+  }
+  return ow;
+}
+
 // Four adjacent pixels of a block are 16 contiguous floats, so one 512-bit multiply-add does
 // four outputs (the tap's 4 weights repeated); four accumulators for 16 outputs at a time.
 __attribute__((target("avx512f,fma"))) void interiorRowAvx512(const InteriorRow& r) {
   const __m512 bias = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(r.bias));
   const int64_t end = r.ow0 + r.count;
   int64_t ow = r.ow0;
+  if (r.dw == 1 && r.KW == 3) ow = interior32<3>(r, bias);
+  if (r.dw == 1 && r.KW == 5) ow = interior32<5>(r, bias);
   for (; ow + 16 <= end; ow += 16) {
     __m512 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
     for (int64_t kh = 0; kh < r.KH; ++kh) {
