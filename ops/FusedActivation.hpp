@@ -35,7 +35,7 @@ struct FusedActivation {
       case kLeakyRelu: return v >= 0.f ? v : alpha * v;
       case kSigmoid: return 1.f / (1.f + std::exp(-v));
       case kHardSigmoid: return std::fmax(0.f, std::fmin(1.f, alpha * v + beta));
-      case kHardSwish: return v * std::fmax(0.f, std::fmin(1.f, v / 6.f + 0.5f));
+      case kHardSwish: return v * std::fmax(0.f, std::fmin(1.f, (v + 3.f) * (1.f / 6.f)));
       case kNone: break;
     }
     return v;

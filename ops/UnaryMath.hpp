@@ -46,7 +46,7 @@ inline T unaryScalar(const UnaryParams& p, T x) {
   else if constexpr (K == UnaryKind::kHardSigmoid)
     return std::max(T(0), std::min(T(1), T(p.alpha) * x + T(p.beta)));
   else if constexpr (K == UnaryKind::kHardSwish)
-    return x * std::max(T(0), std::min(T(1), x / T(6) + T(0.5)));
+    return x * std::max(T(0), std::min(T(1), (x + T(3)) * T(1.0 / 6.0)));  // x/6 + 1/2, no division
   else if constexpr (K == UnaryKind::kAcos) return std::acos(x);
   else if constexpr (K == UnaryKind::kAsin) return std::asin(x);
   else if constexpr (K == UnaryKind::kAtan) return std::atan(x);

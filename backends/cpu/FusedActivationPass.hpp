@@ -48,9 +48,9 @@ inline void applyActivationKind(const FusedActivation& a, float* y, int64_t coun
     case FusedActivation::kClip:
       return activateRange(y, count, stride, [=](float v) { return std::max(alpha, std::min(beta, v)); });
     case FusedActivation::kHardSwish:
-      if (stride == 1) return vectorHardSwish(y, y, count);  // its division is slow 4 wide
+      if (stride == 1) return vectorHardSwish(y, y, count);
       return activateRange(y, count, stride,
-                           [](float v) { return v * std::max(0.f, std::min(1.f, v / 6.f + 0.5f)); });
+                           [](float v) { return v * std::max(0.f, std::min(1.f, (v + 3.f) * (1.f / 6.f))); });
     case FusedActivation::kHardSigmoid:
       return activateRange(y, count, stride, [=](float v) { return std::max(0.f, std::min(1.f, alpha * v + beta)); });
     case FusedActivation::kSigmoid: return sigmoidRange(y, count, stride);
@@ -66,7 +66,7 @@ inline void applyFusedActivation(const FusedActivation& a, float* y, int64_t cou
   if (a.kind == FusedActivation::kHardSwish) {
     if (stride == 1) return vectorHardSwishAffine(y, y, count, scale, shift);
     return activateRange(y, count, stride, [=](float v) {
-      return v * std::max(0.f, std::min(1.f, v / 6.f + 0.5f)) * scale + shift;
+      return v * std::max(0.f, std::min(1.f, (v + 3.f) * (1.f / 6.f))) * scale + shift;
     });
   }
   applyActivationKind(a, y, count, stride);

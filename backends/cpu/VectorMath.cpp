@@ -227,10 +227,11 @@ struct VecMath {
     const F y = select(x > 0.f, x, splat(0.f)) + select(t < 0.f, t, splat(0.f));
     return select(x != x, x, y);  // NaN, which the two selects above drop
   }
-  // x * max(0, min(1, x / 6 + 1/2)) with std::min / std::max's operand order, as ops/UnaryMath.hpp
-  // computes it: the same IEEE operations in the same order give the same bits on every path.
+  // x * max(0, min(1, (x + 3) * (1/6))) with std::min / std::max's operand order, as
+  // ops/UnaryMath.hpp computes it: the same IEEE operations in the same order give the same
+  // bits on every path (a sum then a product: nothing a compiler could fuse).
   static TESSERA_VM_INLINE F hardSwish(const F& x) {
-    const F t = x / 6.f + 0.5f;
+    const F t = (x + 3.f) * (1.f / 6.f);
     const F clipped = select(t < 1.f, t, splat(1.f));
     return x * select(clipped > 0.f, clipped, splat(0.f));
   }
@@ -265,17 +266,13 @@ struct HardSwishOp {
   template <class L>
   TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const { return VecMath<L>::hardSwish(x); }
 };
-// Rounded after the product and after the sum (no fused multiply-add), as a Mul and an Add op
-// after a HardSwish would be.
+// Then * scale + shift, which the AVX paths may fuse into one multiply-add (C++ builds contract
+// by default): one rounding where the scalar pass rounds twice.
 struct HardSwishAffineOp {
   float scale, shift;
   template <class L>
   TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const {
-    typename L::F scaled = VecMath<L>::hardSwish(x) * scale;
-#if defined(__x86_64__) || defined(__i386__)
-    asm("" : "+v"(scaled));  // GCC contracts across the '+' into an FMA (C++ has -ffp-contract=fast)
-#endif
-    return scaled + shift;
+    return VecMath<L>::hardSwish(x) * scale + shift;
   }
 };
 struct CeluOp {

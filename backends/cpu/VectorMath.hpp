@@ -24,9 +24,10 @@ void vectorElu(const float* x, float* y, int64_t n, float alpha);  // x >= 0 ? x
 void vectorSelu(const float* x, float* y, int64_t n, float alpha, float gamma);
 void vectorCelu(const float* x, float* y, int64_t n, float alpha);  // max(0,x) + min(0, alpha (e^(x/alpha) - 1))
 
-// HardSwish, x * max(0, min(1, x / 6 + 1/2)), bit for bit as the scalar code (ops/UnaryMath.hpp)
-// computes it; the affine form then multiplies by `scale` and adds `shift`, each rounded (a
-// conv's fused HardSwish and the Mul/Add folded after it).
+// HardSwish, x * max(0, min(1, (x + 3) * (1/6))) (x/6 + 1/2 without a division), bit for bit
+// as the scalar code (ops/UnaryMath.hpp) computes it; the affine form then multiplies by
+// `scale` and adds `shift` (a conv's fused HardSwish and the Mul/Add folded after it), which
+// the AVX paths may fuse (one rounding where the scalar pass rounds twice).
 void vectorHardSwish(const float* x, float* y, int64_t n);
 void vectorHardSwishAffine(const float* x, float* y, int64_t n, float scale, float shift);
 
