@@ -4,10 +4,11 @@
 // straight into y with the bias, with no column buffer and no scatter pass.
 //
 // The weights are packed as [Cin][kh][output block][kw][4]: for one input pixel and one
-// (kh, block), the 8 products are y's 8 contiguous floats (kw 0 and 1 of 4 channels), one
-// 256-bit vector. A tile keeps R input pixels x U such vectors in registers over the whole
-// Cin loop (AVX-512: 4 x 6 in 32 registers; AVX2: 3 x 4 in 16), broadcasting each input
-// value once per tile row. On Zen 4, 256-bit FMAs reach the same peak as 512-bit ones.
+// (kh, block) unit, the 8 products are y's 8 contiguous floats (kw 0 and 1 of 4 channels). A
+// tile keeps R input pixels x U units in registers over the whole Cin loop, broadcasting each
+// input value once per pixel: AVX2 3 pixels x 4 units in 256-bit vectors; AVX-512 8 pixels x
+// 3 pairs of units, two units a 512-bit vector (Intel cores multiply-add 512-bit vectors at
+// twice the 256-bit rate; on Zen 4 the two widths reach the same peak).
 #pragma once
 #include <cstdint>
 #include <vector>
