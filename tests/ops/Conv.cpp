@@ -333,7 +333,10 @@ TEST(ConvOp, IgnoresInfInPaddingLanes) {
   const std::string y4 = gb.op1("BatchNormalization", {h, gb.constant("s", bn), gb.constant("b", bn), gb.constant("m", bn),
                                                        gb.constant("v", bn)});
   const std::string y5 = gb.op1("Conv", {h, gb.constant("wp", wp)}, windowAttributes(k1, 1));
-  for (const std::string& o : {y1, y2, y3, y4, y5}) gb.output(o);
+  const Window up = {{2, 2}, {2, 2}, {1, 1}, {0, 0}, {0, 0}};
+  const Tensor wt = randomTensor({5, 2, 2, 2}, 607);
+  const std::string y6 = gb.op1("ConvTranspose", {h, gb.constant("wt", wt)}, windowAttributes(up, 1));
+  for (const std::string& o : {y1, y2, y3, y4, y5, y6}) gb.output(o);
   std::shared_ptr<Graph> g;
   ASSERT_TRUE(gb.build(&g).isOk());
   std::unique_ptr<Session> session;
@@ -344,6 +347,8 @@ TEST(ConvOp, IgnoresInfInPaddingLanes) {
   expectClose(outs[y1], convReference(mid, w2, nullptr, k3, 1), 1e-4, 1e-4, "Conv after inf lanes");
   expectClose(outs[y2], convReference(mid, wd, nullptr, k3, 5), 1e-4, 1e-4, "depthwise Conv after inf lanes");
   expectClose(outs[y5], convReference(mid, wp, nullptr, k1, 1), 1e-4, 1e-4, "pointwise Conv after inf lanes");
+  expectClose(outs[y6], convTransposeReference(mid, wt, nullptr, up, 1, {1, 2, 12, 10}), 1e-4, 1e-4,
+              "ConvTranspose onto 2 channels after inf lanes");
   for (const std::string& o : {y3, y4})
     for (int64_t i = 0; i < outs[o].elementCount(); ++i) ASSERT_TRUE(std::isfinite(outs[o].data<float>()[i])) << o;
 }
@@ -419,6 +424,12 @@ TEST(ConvTransposeOp, Upsample2x2Stride2) {
   runConvTransposeCase({2, 96, 2, 11}, 26, 1, up, {0, 0}, true, 412);
   runConvTransposeCase({1, 4, 1, 1}, 4, 1, up, {0, 0}, true, 413);
   runConvTransposeCase({1, 7, 3, 5}, 9, 1, up, {1, 1}, true, 414);
+  // 1-3 output channels (NCHW y, the CPU's few-outputs kernel on AVX-512): 8- and 4-pixel
+  // steps and a 1-3 pixel tail, input channels that end mid-block, batch 2.
+  runConvTransposeCase({2, 24, 3, 15}, 1, 1, up, {0, 0}, true, 415);
+  runConvTransposeCase({1, 5, 2, 13}, 2, 1, up, {0, 0}, true, 416);
+  runConvTransposeCase({1, 9, 4, 6}, 3, 1, up, {0, 0}, false, 417);
+  runConvTransposeCase({1, 3, 1, 2}, 1, 1, up, {0, 0}, true, 418);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "backends/cpu/ConvTransposeFewOutputs.hpp"
 #include "backends/cpu/ConvTransposeUpsample.hpp"
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
@@ -47,6 +48,11 @@ class CpuConvTranspose final : public Execution {
     upsample_ = Upsample2x2Transpose::suits(shape_, xAddr_, yAddr_);
     if (upsample_) {
       upsampler_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1]);
+      return Status::ok();
+    }
+    fewOutputs_ = Upsample2x2FewOutputs::suits(shape_, xAddr_, yAddr_);
+    if (fewOutputs_) {
+      fewOutputsUpsampler_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1]);
       return Status::ok();
     }
     taps_ = geometry_.kernelCount();
@@ -85,6 +91,10 @@ class CpuConvTranspose final : public Execution {
     if (upsample_) {
       upsampler_.run(pool, x, bias, y, params_.activation);
       if (activates()) zeroPaddingLanes(y, yAddr_);  // the activation of 0 need not be 0
+      return Status::ok();
+    }
+    if (fewOutputs_) {  // NCHW y: no padding lanes
+      fewOutputsUpsampler_.run(pool, x, bias, y, params_.activation);
       return Status::ok();
     }
     packedB_ = weights_.get();
@@ -324,6 +334,8 @@ class CpuConvTranspose final : public Execution {
   int64_t taps_ = 1, inPositions_ = 0, colWidth_ = 0;
   bool upsample_ = false;  // the 2x2 stride-2 kernel serves it (nothing else is planned)
   Upsample2x2Transpose upsampler_;
+  bool fewOutputs_ = false;  // the same onto 1-3 NCHW channels
+  Upsample2x2FewOutputs fewOutputsUpsampler_;
   bool disjoint_ = false;  // no two (input position, tap) pairs reach the same output
   bool covered_ = true;    // every output is reached by some pair (else it starts at the bias)
   int64_t tileRows_ = kTileRows, tasks_ = 0, scratchPerWorker_ = 0;
