@@ -6,6 +6,7 @@
 #include <chrono>
 #include <memory>
 #include <random>
+#include <vector>
 
 #include "BenchOptions.hpp"
 #include "MachinePeak.hpp"
@@ -47,6 +48,12 @@ double opStepSeconds(const Session& s, const std::string& opType) {
   return 0;
 }
 
+double median(std::vector<double>* v) {
+  if (v->empty()) return 0;
+  std::nth_element(v->begin(), v->begin() + v->size() / 2, v->end());
+  return (*v)[v->size() / 2];
+}
+
 void fail(benchmark::State& state, const std::string& why) {
   state.SkipWithError(why.c_str());
   markFailed();
@@ -77,18 +84,19 @@ void runKernel(benchmark::State& state, const KernelCase& c) {
                            shapeToString(c.output));
 
   // Profiling stays on: two clock reads per step, noise next to a kernel of 0.1 ms or more.
-  double runSeconds = 0, opSeconds = 0;
+  std::vector<double> runSeconds, opSeconds;
   for (auto _ : state) {
     const auto t0 = Clock::now();
     st = s->run(feeds, &outs);
     const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
     if (!st.isOk()) return fail(state, st.message());
     state.SetIterationTime(dt);
-    runSeconds += dt;
-    opSeconds += opStepSeconds(*s, c.opType);
+    runSeconds.push_back(dt);
+    opSeconds.push_back(opStepSeconds(*s, c.opType));
   }
-  const double n = double(state.iterations());
-  const double runMs = runSeconds / n * 1e3, opMs = opSeconds / n * 1e3;
+  // The counters use the median iteration: on a shared machine a few slow iterations (another
+  // job on the cores) move a mean far more than a median.
+  const double runMs = median(&runSeconds) * 1e3, opMs = median(&opSeconds) * 1e3;
 
   const MachinePeak peak = machinePeak(threads);
   state.counters["GFLOP/s"] = c.flops / (runMs * 1e6);
