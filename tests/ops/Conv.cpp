@@ -252,6 +252,13 @@ TEST(ConvOp, Depthwise) {
   const Window k5plain = {{5, 5}, {1, 1}, {1, 1}, {2, 2}, {2, 2}};
   const Window k3wide = {{3, 3}, {1, 1}, {1, 1}, {1, 0}, {0, 1}};
   for (const Window& w : {k3, k5plain, k3wide}) runConvCase({{2, 7, 4, 87}, 7, 7, w, true}, seed++);
+  // Stride 2 along W, KW 3 and 5, rows wide enough for its 16-outputs-at-a-time kernel (two
+  // steps, then the 4-wide and single-output paths), odd and even widths.
+  const Window s2k3 = {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}};
+  const Window s2k5 = {{5, 5}, {2, 2}, {1, 1}, {2, 2}, {2, 2}};
+  const Window s12k3 = {{3, 3}, {1, 2}, {1, 1}, {1, 1}, {1, 0}};
+  for (const Window& w : {s2k3, s2k5, s12k3}) runConvCase({{1, 6, 5, 79}, 6, 6, w, true}, seed++);
+  runConvCase({{2, 5, 4, 72}, 5, 5, s2k5, false}, seed++);
 }
 
 TEST(ConvOp, Conv1DAnd3D) {

@@ -88,6 +88,67 @@ __attribute__((target("avx512f,fma"))) int64_t interior32(const InteriorRow& r, 
   return ow;
 }
 
+// Stride 2, KW = 3 or 5, no dilation: 16 outputs a step from the 33-35 input pixels they read,
+// loaded once in 9 vectors. The even pixels of two neighbouring vectors are one 128-bit lane
+// shuffle (vshuff32x4), the odd ones another, and the taps two or four pixels over are those
+// shifted by a lane (valignd): no 4-float-offset loads, no per-pixel gathers. `rows` point at
+// input column 0 of the output row (stride applied: pixel 2 * ow + kw of the row is tap kw of
+// output ow).
+// 128-bit lanes of a and b picked by SEL (vshuff32x4: two from a, then two from b).
+template <int SEL>
+__attribute__((target("avx512f"), always_inline)) inline __m512i lanes(__m512 a, __m512 b) {
+  return _mm512_castps_si512(_mm512_maskz_shuffle_f32x4(0xFFFF, a, b, SEL));
+}
+
+template <int KW>
+__attribute__((target("avx512f,fma"))) int64_t interiorStride2(const InteriorRow& r) {
+  constexpr int V = 4;  // output vectors a step
+  const __m512 bias = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(r.bias));
+  // The 9th vector holds only pixels 32 .. 32 + KW - 3 (masked: nothing past them is read).
+  constexpr __mmask16 kTail = static_cast<__mmask16>((1u << ((KW - 2) * 4)) - 1);
+  const int64_t end = r.ow0 + r.count;
+  int64_t ow = r.ow0;
+  for (; ow + 4 * V <= end; ow += 4 * V) {
+    __m512 acc[V];
+#pragma GCC unroll 4
+    for (int i = 0; i < V; ++i) acc[i] = bias;
+    for (int64_t kh = 0; kh < r.KH; ++kh) {
+      if (!r.rows[kh]) continue;
+      const float* xr = r.rows[kh] + 2 * ow * 4;
+      __m512 x[2 * V + 1];
+#pragma GCC unroll 8
+      for (int i = 0; i < 2 * V; ++i) x[i] = _mm512_loadu_ps(xr + 16 * i);
+      x[2 * V] = _mm512_maskz_loadu_ps(kTail, xr + 16 * 2 * V);
+      __m512i even[V + 1], odd[V + 1];  // pixels 8i, 8i+2, 8i+4, 8i+6 and 8i+1, ..., 8i+7
+#pragma GCC unroll 4
+      for (int i = 0; i < V; ++i) {
+        even[i] = lanes<_MM_SHUFFLE(2, 0, 2, 0)>(x[2 * i], x[2 * i + 1]);
+        odd[i] = lanes<_MM_SHUFFLE(3, 1, 3, 1)>(x[2 * i], x[2 * i + 1]);
+      }
+      even[V] = lanes<_MM_SHUFFLE(2, 0, 2, 0)>(x[2 * V], x[2 * V]);  // pixels 32, 34 in lanes 0, 1
+      odd[V] = lanes<_MM_SHUFFLE(3, 1, 3, 1)>(x[2 * V], x[2 * V]);   // pixel 33 in lane 0
+      const float* wr = r.wBlock + kh * KW * 4;
+      __m512 w[KW];
+#pragma GCC unroll 5
+      for (int k = 0; k < KW; ++k) w[k] = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(wr + 4 * k));
+#pragma GCC unroll 4
+      for (int i = 0; i < V; ++i) {
+        acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(even[i]), w[0], acc[i]);
+        acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(odd[i]), w[1], acc[i]);
+        acc[i] = _mm512_fmadd_ps(shifted<1>(even[i + 1], even[i]), w[2], acc[i]);
+        if constexpr (KW == 5) {
+          acc[i] = _mm512_fmadd_ps(shifted<1>(odd[i + 1], odd[i]), w[3], acc[i]);
+          acc[i] = _mm512_fmadd_ps(shifted<2>(even[i + 1], even[i]), w[4], acc[i]);
+        }
+      }
+    }
+    float* y = r.y + ow * 4;
+#pragma GCC unroll 4
+    for (int i = 0; i < V; ++i) _mm512_storeu_ps(y + 16 * i, acc[i]);
+  }
+  return ow;
+}
+
 // Four adjacent pixels of a block are 16 contiguous floats, so one 512-bit multiply-add does
 // four outputs (the tap's 4 weights repeated); four accumulators for 16 outputs at a time.
 __attribute__((target("avx512f,fma"))) void interiorRowAvx512(const InteriorRow& r) {
@@ -266,15 +327,21 @@ class CpuDepthwiseConv final : public Execution {
     const Float4 b = loadFloat4(bias);
     int64_t vectorEnd = owLo;  // [owLo, vectorEnd) done by the wide kernel
 #ifdef TESSERA_DEPTHWISE_X86
-    if (sw == 1 && wide_ && owHi - owLo >= 4 && KH <= kMaxWideKH) {
+    const bool stride2 = sw == 2 && dw == 1 && (KW == 3 || KW == 5) && owHi - owLo >= 16;
+    if ((sw == 1 || stride2) && wide_ && owHi - owLo >= 4 && KH <= kMaxWideKH) {
       const float* rows[kMaxWideKH];
       for (int64_t kh = 0; kh < KH; ++kh) {
         const int64_t ih = oh * g.stride[0] - g.padBegin[0] + kh * g.dilation[0];
         rows[kh] = ih < 0 || ih >= H ? nullptr : x + (ih * W - pw) * L;
       }
-      const int64_t count = (owHi - owLo) / 4 * 4;
-      interiorRowAvx512(InteriorRow{rows, wBlock, bias, KH, KW, dw, y, owLo, count});
-      vectorEnd = owLo + count;
+      if (sw == 1) {
+        const int64_t count = (owHi - owLo) / 4 * 4;
+        interiorRowAvx512(InteriorRow{rows, wBlock, bias, KH, KW, dw, y, owLo, count});
+        vectorEnd = owLo + count;
+      } else {
+        const InteriorRow row{rows, wBlock, bias, KH, KW, dw, y, owLo, (owHi - owLo) / 16 * 16};
+        vectorEnd = KW == 3 ? interiorStride2<3>(row) : interiorStride2<5>(row);
+      }
     }
 #endif
     for (int64_t ow = 0; ow < OW; ++ow) {
