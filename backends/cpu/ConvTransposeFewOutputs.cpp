@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "backends/cpu/ConvTransposeUpsample.hpp"
 #include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
 #include "tessera/ThreadPool.hpp"
@@ -98,15 +99,8 @@ __attribute__((target("avx512f"))) void rowOf(const Row& r) {
 
 bool Upsample2x2FewOutputs::suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y) {
 #ifdef TESSERA_FEW_OUTPUTS_X86
-  const WindowGeometry& g = c.window;
-  if (cpuIsa() != CpuIsa::kAvx512 || g.rank != 2 || c.group != 1 || !x.packed || y.packed ||
-      c.outChannels > kMaxOutputs)
-    return false;
-  for (int d = 0; d < 2; ++d)
-    if (g.kernel[d] != 2 || g.stride[d] != 2 || g.dilation[d] != 1 || g.padBegin[d] != 0 ||
-        g.output[d] != 2 * g.input[d])
-      return false;
-  return true;
+  return cpuIsa() == CpuIsa::kAvx512 && c.group == 1 && x.packed && !y.packed && c.outChannels <= kMaxOutputs &&
+         isUpsample2x2(c.window);
 #else
   (void)c, (void)x, (void)y;
   return false;

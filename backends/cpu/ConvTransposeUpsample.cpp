@@ -158,15 +158,18 @@ __attribute__((target("avx2,fma"))) void rowAvx2(const RowGeometry& g, const flo
 
 }  // namespace
 
-bool Upsample2x2Transpose::suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y) {
-#ifdef TESSERA_UPSAMPLE_X86
-  const WindowGeometry& g = c.window;
-  if (cpuIsa() == CpuIsa::kGeneric || g.rank != 2 || c.group != 1 || !x.packed || !y.packed) return false;
+bool isUpsample2x2(const WindowGeometry& g) {
+  if (g.rank != 2) return false;
   for (int d = 0; d < 2; ++d)
     if (g.kernel[d] != 2 || g.stride[d] != 2 || g.dilation[d] != 1 || g.padBegin[d] != 0 ||
         g.output[d] != 2 * g.input[d])
       return false;
   return true;
+}
+
+bool Upsample2x2Transpose::suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y) {
+#ifdef TESSERA_UPSAMPLE_X86
+  return cpuIsa() != CpuIsa::kGeneric && c.group == 1 && x.packed && y.packed && isUpsample2x2(c.window);
 #else
   (void)c, (void)x, (void)y;
   return false;

@@ -21,6 +21,10 @@ namespace tessera {
 
 class ThreadPool;
 
+// A 2-D window with a 2x2 kernel, stride 2, no dilation or padding and an output twice the
+// input: each input pixel alone writes its own 2x2 output pixels.
+bool isUpsample2x2(const WindowGeometry& g);
+
 class Upsample2x2Transpose {
  public:
   // The shape above, and AVX2 or AVX-512 in use (else the GEMM path serves it).
