@@ -81,6 +81,16 @@ void tilePortable(const Tile& t) {
 // every step.
 #define TESSERA_ROW(r) (t.a + std::min(r, t.rows - 1) * t.rowStride)
 
+// Stores (or adds) the first `rows` rows of a 6 x 16 tile held as 12 8-wide halves.
+__attribute__((target("avx2,fma"))) inline void storeRowsAvx2(const __m256 (&out)[12], int rows, float* c,
+                                                             int64_t ldc, bool accumulate) {
+  for (int r = 0; r < rows; ++r)
+    for (int h = 0; h < 2; ++h) {
+      float* dst = c + r * ldc + h * 8;
+      _mm256_storeu_ps(dst, accumulate ? _mm256_add_ps(out[r * 2 + h], _mm256_loadu_ps(dst)) : out[r * 2 + h]);
+    }
+}
+
 // 6 x 16 in twelve 8-wide accumulators.
 __attribute__((target("avx2,fma"))) void tileAvx2(const Tile& t) {
   const float *a0 = TESSERA_ROW(0), *a1 = TESSERA_ROW(1), *a2 = TESSERA_ROW(2);
@@ -104,11 +114,7 @@ __attribute__((target("avx2,fma"))) void tileAvx2(const Tile& t) {
     c50 = _mm256_fmadd_ps(av, b0, c50); c51 = _mm256_fmadd_ps(av, b1, c51);
   }
   const __m256 out[12] = {c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51};
-  for (int r = 0; r < t.rows; ++r)
-    for (int h = 0; h < 2; ++h) {
-      float* c = t.c + r * t.ldc + h * 8;
-      _mm256_storeu_ps(c, t.accumulate ? _mm256_add_ps(out[r * 2 + h], _mm256_loadu_ps(c)) : out[r * 2 + h]);
-    }
+  storeRowsAvx2(out, t.rows, t.c, t.ldc, t.accumulate);
 }
 
 // 12 x 8: the left half of a panel, for N's last columns (N = 24 would otherwise waste a
@@ -318,11 +324,7 @@ __attribute__((target("avx2,fma"))) void packedAvx2(const PackedTile& t) {
   TESSERA_PACKED_K(MR, TESSERA_STEP)
 #undef TESSERA_STEP
   const __m256 out[12] = {c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51};
-  for (int r = 0; r < t.rows; ++r)
-    for (int h = 0; h < 2; ++h) {
-      float* c = t.c + r * t.ldc + h * 8;
-      _mm256_storeu_ps(c, t.accumulate ? _mm256_add_ps(out[r * 2 + h], _mm256_loadu_ps(c)) : out[r * 2 + h]);
-    }
+  storeRowsAvx2(out, t.rows, t.c, t.ldc, t.accumulate);
 }
 
 // 12 x 16: one panel.
@@ -394,6 +396,21 @@ KernelSet chooseKernels() {
 const KernelSet& kernels() {
   static const KernelSet k = chooseKernels();
   return k;
+}
+
+// C (+)= alpha * a rows x cols scratch tile: where a kernel could not write C whole (a partial
+// width or height, or alpha != 1).
+void storeScratch(float alpha, const float* tile, int64_t tileStride, int rows, int cols, float* c, int64_t ldc,
+                  bool accumulate) {
+  for (int r = 0; r < rows; ++r) {
+    float* dst = c + r * ldc;
+    const float* src = tile + r * tileStride;
+    if (accumulate) {
+      for (int j = 0; j < cols; ++j) dst[j] += alpha * src[j];
+    } else {
+      for (int j = 0; j < cols; ++j) dst[j] = alpha * src[j];
+    }
+  }
 }
 
 struct PackedKernelSet {
@@ -475,15 +492,7 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
       // A partial width (the panels' zero padding) or alpha != 1: through a scratch tile.
       alignas(64) float tile[kMaxMR * kScratchWidth];
       kernel(PackedTile{a, b, b + g.K * kNR, kb, tile, kScratchWidth, false, rows});
-      for (int r = 0; r < rows; ++r) {
-        float* dst = c + r * g.ldc;
-        const float* src = tile + r * kScratchWidth;
-        if (accumulate) {
-          for (int j = 0; j < cols; ++j) dst[j] += g.alpha * src[j];
-        } else {
-          for (int j = 0; j < cols; ++j) dst[j] = g.alpha * src[j];
-        }
-      }
+      storeScratch(g.alpha, tile, kScratchWidth, rows, cols, c, g.ldc, accumulate);
     }
     n0 += width;
   }
@@ -503,15 +512,7 @@ void runTile(TileKernel kernel, int width, const GemmArgs& g, const float* a, in
   constexpr int kScratchWidth = kNR + 8;
   alignas(64) float tile[kMaxMR * kScratchWidth];
   kernel(Tile{a, rowStride, kStep, groupStride, rows, bPanel, bNext, kb, tile, kScratchWidth, false});
-  for (int r = 0; r < rows; ++r) {
-    float* dst = c + r * g.ldc;
-    const float* src = tile + r * kScratchWidth;
-    if (accumulate) {
-      for (int j = 0; j < cols; ++j) dst[j] += g.alpha * src[j];
-    } else {
-      for (int j = 0; j < cols; ++j) dst[j] = g.alpha * src[j];
-    }
-  }
+  storeScratch(g.alpha, tile, kScratchWidth, rows, cols, c, g.ldc, accumulate);
 }
 
 void packedProduct(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t groupStride, int64_t mBegin,
