@@ -37,17 +37,31 @@ struct InteriorRow {
 };
 
 #ifdef TESSERA_DEPTHWISE_X86
-// 32 outputs of a row for KW = 3 or 5 without dilation: each window row's 36 input pixels are
-// loaded once, in 9 vectors, and the taps one to three pixels over are built from neighbouring
-// vectors (valignd) instead of loaded at 4-float offsets, which split cache lines. Eight
-// accumulators keep both FMA pipes busy through the multiply-add latency. One thread, rec's 5x5
-// on 240 channels at 6x160 in a standalone loop: 64 -> 167-173 GFLOP/s.
 // Pixels S = 1..3 over from vector lo: its lanes from 4S on, then the first 4S of hi.
 template <int S>
 __attribute__((target("avx512f"), always_inline)) inline __m512 shifted(__m512i hi, __m512i lo) {
   return _mm512_castsi512_ps(_mm512_maskz_alignr_epi32(0xFFFF, hi, lo, 4 * S));
 }
 
+// 128-bit lanes of a and b picked by SEL (vshuff32x4: two from a, then two from b).
+template <int SEL>
+__attribute__((target("avx512f"), always_inline)) inline __m512i lanes(__m512 a, __m512 b) {
+  return _mm512_castps_si512(_mm512_maskz_shuffle_f32x4(0xFFFF, a, b, SEL));
+}
+
+// The KW taps of window row kh, each tap's 4 weights repeated over the 4 pixels of a vector.
+template <int KW>
+__attribute__((target("avx512f"), always_inline)) inline void rowTaps(const float* wBlock, int64_t kh,
+                                                                      __m512 (&w)[KW]) {
+  const float* wr = wBlock + kh * KW * 4;
+  for (int k = 0; k < KW; ++k) w[k] = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(wr + 4 * k));
+}
+
+// 32 outputs of a row for KW = 3 or 5 without dilation: each window row's 36 input pixels are
+// loaded once, in 9 vectors, and the taps one to three pixels over are built from neighbouring
+// vectors (valignd) instead of loaded at 4-float offsets, which split cache lines. Eight
+// accumulators keep both FMA pipes busy through the multiply-add latency. One thread, rec's 5x5
+// on 240 channels at 6x160 in a standalone loop: 64 -> 167-173 GFLOP/s.
 template <int KW>
 __attribute__((target("avx512f,fma"))) int64_t interior32(const InteriorRow& r, __m512 bias) {
   constexpr int V = 8;
@@ -66,10 +80,8 @@ __attribute__((target("avx512f,fma"))) int64_t interior32(const InteriorRow& r, 
 #pragma GCC unroll 8
       for (int i = 0; i < V; ++i) x[i] = _mm512_loadu_si512(xr + 16 * i);
       x[V] = _mm512_maskz_loadu_epi32(kTail, xr + 16 * V);
-      const float* wr = r.wBlock + kh * KW * 4;
       __m512 w[KW];
-#pragma GCC unroll 5
-      for (int k = 0; k < KW; ++k) w[k] = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(wr + 4 * k));
+      rowTaps<KW>(r.wBlock, kh, w);
 #pragma GCC unroll 8
       for (int i = 0; i < V; ++i) {
         acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(x[i]), w[0], acc[i]);
@@ -94,12 +106,6 @@ __attribute__((target("avx512f,fma"))) int64_t interior32(const InteriorRow& r, 
 // shifted by a lane (valignd): no 4-float-offset loads, no per-pixel gathers. `rows` point at
 // input column 0 of the output row (stride applied: pixel 2 * ow + kw of the row is tap kw of
 // output ow).
-// 128-bit lanes of a and b picked by SEL (vshuff32x4: two from a, then two from b).
-template <int SEL>
-__attribute__((target("avx512f"), always_inline)) inline __m512i lanes(__m512 a, __m512 b) {
-  return _mm512_castps_si512(_mm512_maskz_shuffle_f32x4(0xFFFF, a, b, SEL));
-}
-
 template <int KW>
 __attribute__((target("avx512f,fma"))) int64_t interiorStride2(const InteriorRow& r) {
   constexpr int V = 4;  // output vectors a step
@@ -127,10 +133,8 @@ __attribute__((target("avx512f,fma"))) int64_t interiorStride2(const InteriorRow
       }
       even[V] = lanes<_MM_SHUFFLE(2, 0, 2, 0)>(x[2 * V], x[2 * V]);  // pixels 32, 34 in lanes 0, 1
       odd[V] = lanes<_MM_SHUFFLE(3, 1, 3, 1)>(x[2 * V], x[2 * V]);   // pixel 33 in lane 0
-      const float* wr = r.wBlock + kh * KW * 4;
       __m512 w[KW];
-#pragma GCC unroll 5
-      for (int k = 0; k < KW; ++k) w[k] = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(wr + 4 * k));
+      rowTaps<KW>(r.wBlock, kh, w);
 #pragma GCC unroll 4
       for (int i = 0; i < V; ++i) {
         acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(even[i]), w[0], acc[i]);
