@@ -23,6 +23,13 @@ struct RowGeometry {
   int64_t units = 0, blocks = 0;  // 8-float units per input pixel (2 * blocks), output blocks
 };
 
+// Where unit (kh, block) of input pixel (ih, iw) starts in y: output row 2*ih + kh, column
+// 2*iw of that block; the unit's 8 floats are kw 0 and 1 of its 4 channels.
+inline float* unitOutput(const RowGeometry& g, float* y, int64_t unit, int64_t ih, int64_t iw) {
+  const int64_t kh = unit / g.blocks, block = unit % g.blocks;
+  return y + block * g.yBlockStride + ((2 * ih + kh) * g.OW + 2 * iw) * kChannelPack;
+}
+
 #ifdef TESSERA_UPSAMPLE_X86
 #define TESSERA_UPSAMPLE_INLINE __attribute__((target("avx2,fma"), always_inline)) inline
 
@@ -50,10 +57,9 @@ TESSERA_UPSAMPLE_INLINE void tile(const RowGeometry& g, const float* x, const fl
       }
     }
   }
-  // Unit (kh, block): output row 2*ih + kh, columns 2*iw .. 2*iw + 2R - 1 of that block.
+  // The R pixels' units are adjacent in y: columns 2*iw .. 2*iw + 2R - 1.
   for (int u = 0; u < U; ++u) {
-    const int64_t unit = u0 + u, kh = unit / g.blocks, block = unit % g.blocks;
-    float* dst = y + block * g.yBlockStride + ((2 * ih + kh) * g.OW + 2 * iw) * kChannelPack;
+    float* dst = unitOutput(g, y, u0 + u, ih, iw);
     for (int r = 0; r < R; ++r) _mm256_storeu_ps(dst + r * 8, acc[r][u]);
   }
 }
@@ -119,11 +125,8 @@ TESSERA_UPSAMPLE512_INLINE void tile512(const RowGeometry& g, const float* x, co
   for (int p = 0; p < P; ++p)
     for (int r = 0; r < R; ++r) {
       _mm512_store_ps(halves, acc[r][p]);
-      for (int h = 0; h < 2; ++h) {
-        const int64_t unit = u0 + 2 * p + h, kh = unit / g.blocks, block = unit % g.blocks;
-        float* dst = y + block * g.yBlockStride + ((2 * ih + kh) * g.OW + 2 * (iw + r)) * kChannelPack;
-        _mm256_storeu_ps(dst, _mm256_load_ps(halves + 8 * h));
-      }
+      for (int h = 0; h < 2; ++h)
+        _mm256_storeu_ps(unitOutput(g, y, u0 + 2 * p + h, ih, iw + r), _mm256_load_ps(halves + 8 * h));
     }
 }
 
