@@ -119,6 +119,12 @@ Status CpuBackend::onCopyBuffer(const Tensor* src, Tensor* dst) {
   if (src->shape() != dst->shape())
     return Status::internal("CPU copy: shapes differ (" + src->describe() + " -> " + dst->describe() + ")");
   if (src->dtype() == dst->dtype()) {
+    // NCHW <-> NC4HW4 of a large tensor (a model's input or output) over the pool's threads.
+    const int64_t pieces = layoutPieces(*src, *dst);
+    if (pieces > 1 && pool_->threads() > 1 && dst->byteSize() >= (size_t(1) << 18)) {
+      pool_->parallelFor(pieces, [&](int64_t begin, int64_t end) { convertLayoutPieces(*src, *dst, begin, end); });
+      return Status::ok();
+    }
     convertLayout(*src, *dst);
     return Status::ok();
   }

@@ -1,5 +1,6 @@
 #include "tessera/Tensor.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -64,46 +65,134 @@ inline int64_t offsetOf(Layout l, int64_t n, int64_t c, int64_t s, int64_t C, in
   return 0;
 }
 
+// Pixels per piece of an NCHW <-> NC4HW4 conversion: a 4-channel block is cut into pieces
+// so that a 3-channel image (one block) still splits over threads.
+constexpr int64_t kPiecePixels = 8192;
+
+// NCHW -> NC4HW4 of pixels [i0, i1) of 4-channel block b. Four channel rows are interleaved
+// in one pass, so each destination line is written once (the compiler vectorises the 4-way
+// interleave); the padding lanes of a last partial block get zeros.
+template <typename T>
+void toBlocked(const T* src, T* dst, int64_t C, int64_t S, int64_t b, int64_t i0, int64_t i1) {
+  static const T kZero = T();
+  const int64_t blocks = (C + 3) / 4;
+  const int64_t n = b / blocks, c0 = (b % blocks) * 4;
+  const T* s = src + (n * C + c0) * S;
+  T* __restrict d = dst + b * S * 4;
+  if (c0 + 4 <= C) {
+    const T* __restrict r0 = s;
+    const T* __restrict r1 = s + S;
+    const T* __restrict r2 = s + 2 * S;
+    const T* __restrict r3 = s + 3 * S;
+    for (int64_t i = i0; i < i1; ++i) {
+      d[4 * i] = r0[i];
+      d[4 * i + 1] = r1[i];
+      d[4 * i + 2] = r2[i];
+      d[4 * i + 3] = r3[i];
+    }
+    return;
+  }
+  const T* rows[4];
+  int64_t step[4];  // 0 for a padding lane: it reads kZero again and again
+  for (int j = 0; j < 4; ++j) {
+    const bool real = c0 + j < C;
+    rows[j] = real ? s + j * S : &kZero;
+    step[j] = real ? 1 : 0;
+  }
+  for (int64_t i = i0; i < i1; ++i)
+    for (int j = 0; j < 4; ++j) d[4 * i + j] = rows[j][i * step[j]];
+}
+
+// NC4HW4 -> NCHW of pixels [i0, i1) of block b: each source line read once.
+template <typename T>
+void fromBlocked(const T* src, T* dst, int64_t C, int64_t S, int64_t b, int64_t i0, int64_t i1) {
+  const int64_t blocks = (C + 3) / 4;
+  const int64_t n = b / blocks, c0 = (b % blocks) * 4;
+  const T* __restrict s = src + b * S * 4;
+  T* d = dst + (n * C + c0) * S;
+  if (c0 + 4 <= C) {
+    T* __restrict r0 = d;
+    T* __restrict r1 = d + S;
+    T* __restrict r2 = d + 2 * S;
+    T* __restrict r3 = d + 3 * S;
+    for (int64_t i = i0; i < i1; ++i) {
+      r0[i] = s[4 * i];
+      r1[i] = s[4 * i + 1];
+      r2[i] = s[4 * i + 2];
+      r3[i] = s[4 * i + 3];
+    }
+    return;
+  }
+  for (int64_t j = 0; c0 + j < C; ++j)
+    for (int64_t i = i0; i < i1; ++i) d[j * S + i] = s[4 * i + j];
+}
+
 template <typename T>
 void convertTyped(const T* src, Layout ls, T* dst, Layout ld, int64_t N, int64_t C, int64_t S) {
-  if (ls == Layout::kNCHW && ld == Layout::kNC4HW4) {  // the hot pair: contiguous reads
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t c = 0; c < C; ++c) {
-        const T* s = src + (n * C + c) * S;
-        T* d = dst + ((n * ((C + 3) / 4) + c / 4) * S) * 4 + (c % 4);
-        for (int64_t i = 0; i < S; ++i) d[i * 4] = s[i];
-      }
-    return;
-  }
-  if (ls == Layout::kNC4HW4 && ld == Layout::kNCHW) {
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t c = 0; c < C; ++c) {
-        const T* s = src + ((n * ((C + 3) / 4) + c / 4) * S) * 4 + (c % 4);
-        T* d = dst + (n * C + c) * S;
-        for (int64_t i = 0; i < S; ++i) d[i] = s[i * 4];
-      }
-    return;
-  }
   for (int64_t n = 0; n < N; ++n)
     for (int64_t c = 0; c < C; ++c)
       for (int64_t s = 0; s < S; ++s)
         dst[offsetOf(ld, n, c, s, C, S)] = src[offsetOf(ls, n, c, s, C, S)];
 }
 
+// Batch, channels and spatial size of a rank >= 2 shape.
+void splitShape(const Shape& s, int64_t* N, int64_t* C, int64_t* S) {
+  *N = s[0];
+  *C = s[1];
+  *S = 1;
+  for (size_t i = 2; i < s.size(); ++i) *S *= s[i];
+}
+
+bool isBlockedPair(const Tensor& src, const Tensor& dst) {
+  if (src.rank() < 2) return false;
+  return (src.layout() == Layout::kNCHW && dst.layout() == Layout::kNC4HW4) ||
+         (src.layout() == Layout::kNC4HW4 && dst.layout() == Layout::kNCHW);
+}
+
+template <typename T>
+void convertPiecesTyped(const Tensor& src, Tensor& dst, int64_t begin, int64_t end) {
+  int64_t N, C, S;
+  splitShape(src.shape(), &N, &C, &S);
+  const int64_t perBlock = (S + kPiecePixels - 1) / kPiecePixels;
+  for (int64_t p = begin; p < end; ++p) {
+    const int64_t b = p / perBlock, i0 = (p % perBlock) * kPiecePixels, i1 = std::min(S, i0 + kPiecePixels);
+    if (dst.layout() == Layout::kNC4HW4) toBlocked(src.data<T>(), dst.data<T>(), C, S, b, i0, i1);
+    else fromBlocked(src.data<T>(), dst.data<T>(), C, S, b, i0, i1);
+  }
+}
+
 }  // namespace
 
+int64_t layoutPieces(const Tensor& src, const Tensor& dst) {
+  if (!isBlockedPair(src, dst)) return 0;
+  int64_t N, C, S;
+  splitShape(src.shape(), &N, &C, &S);
+  return N * ((C + 3) / 4) * ((S + kPiecePixels - 1) / kPiecePixels);
+}
+
+void convertLayoutPieces(const Tensor& src, Tensor& dst, int64_t begin, int64_t end) {
+  switch (dataTypeSize(src.dtype())) {
+    case 1: convertPiecesTyped<uint8_t>(src, dst, begin, end); break;
+    case 2: convertPiecesTyped<uint16_t>(src, dst, begin, end); break;
+    case 4: convertPiecesTyped<uint32_t>(src, dst, begin, end); break;
+    case 8: convertPiecesTyped<uint64_t>(src, dst, begin, end); break;
+    default: break;
+  }
+}
+
 void convertLayout(const Tensor& src, Tensor& dst) {
-  const size_t es = dataTypeSize(src.dtype());
   if (src.layout() == dst.layout() || src.rank() < 2) {
     std::memcpy(dst.data(), src.data(), std::min(src.byteSize(), dst.byteSize()));
     return;
   }
+  if (isBlockedPair(src, dst)) {
+    convertLayoutPieces(src, dst, 0, layoutPieces(src, dst));
+    return;
+  }
   if (dst.layout() == Layout::kNC4HW4) std::memset(dst.data(), 0, dst.byteSize());
-  const Shape& s = src.shape();
-  const int64_t N = s[0], C = s[1];
-  int64_t S = 1;
-  for (size_t i = 2; i < s.size(); ++i) S *= s[i];
-  switch (es) {
+  int64_t N, C, S;
+  splitShape(src.shape(), &N, &C, &S);
+  switch (dataTypeSize(src.dtype())) {
     case 1: convertTyped(src.data<uint8_t>(), src.layout(), dst.data<uint8_t>(), dst.layout(), N, C, S); break;
     case 2: convertTyped(src.data<uint16_t>(), src.layout(), dst.data<uint16_t>(), dst.layout(), N, C, S); break;
     case 4: convertTyped(src.data<uint32_t>(), src.layout(), dst.data<uint32_t>(), dst.layout(), N, C, S); break;

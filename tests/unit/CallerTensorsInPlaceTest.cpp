@@ -1,6 +1,7 @@
-// A graph input that only uploads to a GPU backend read is not copied into the Session (the
-// upload reads the caller's tensor in place for that run), and a graph output that only a
-// GPU download writes is written straight into the tensor handed back (Session::run). Each
+// A graph input that only copy steps read (uploads to a GPU backend, the CPU's NCHW ->
+// NC4HW4) is not copied into the Session (the copy reads the caller's tensor in place for
+// that run), and a graph output that only a copy step writes (a GPU download, the CPU's
+// NC4HW4 -> NCHW) is written straight into the tensor handed back (Session::run). Each
 // run here gives a new input tensor, in a new shape every second run (each shape run twice),
 // and must see its own values: a step left pointing at an earlier run's input, or at the
 // Session's view of it, reads old values or freed memory (the sanitizer builds run this
@@ -67,6 +68,49 @@ TEST(CallerTensorsInPlace, EachRunReadsItsInputAndFillsItsOwnOutputs) {
         expectClose(results[run].first, results[run].second, 0, 0, where + " run " + std::to_string(run) + ", after all runs");
     }
   }
+}
+
+// x -> 1x1 Conv (3 -> 5 channels, packed NC4HW4 on the CPU: a copy step on each side).
+std::shared_ptr<Graph> pointwiseGraph(std::string* y, Tensor* w) {
+  GraphBuilder gb;
+  const std::string x = gb.input("x", DataType::kF32, {-1, 3, -1, 9});
+  *w = randomTensor({5, 3, 1, 1}, 7, -1.f, 1.f);
+  *y = gb.op1("Conv", {x, gb.constant("w", *w)});
+  gb.output(*y);
+  std::shared_ptr<Graph> g;
+  EXPECT_TRUE(gb.build(&g).isOk());
+  return g;
+}
+
+TEST(CallerTensorsInPlace, CpuLayoutCopiesReadAndWriteTheCallersTensors) {
+  SessionOptions o;
+  o.backends = {BackendType::kCPU};
+  std::unique_ptr<Session> s;
+  std::string y;
+  Tensor w;
+  ASSERT_TRUE(Session::create(pointwiseGraph(&y, &w), o, &s).isOk());
+  std::vector<std::pair<Tensor, Tensor>> results;  // every run's output and its expected values
+  for (int run = 0; run < 6; ++run) {
+    const int64_t N = 1 + (run / 2) % 2, H = 5 + run / 2, S = H * 9;  // a new shape every second run
+    std::map<std::string, Tensor> outs;
+    Tensor expected = Tensor::hostAllocate({N, 5, H, 9}, DataType::kF32);
+    {
+      const Tensor x = randomTensor({N, 3, H, 9}, 200 + run, -1.f, 1.f);
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t m = 0; m < 5; ++m)
+          for (int64_t i = 0; i < S; ++i) {
+            double sum = 0;
+            for (int64_t c = 0; c < 3; ++c) sum += double(w.data<float>()[m * 3 + c]) * x.data<float>()[(n * 3 + c) * S + i];
+            expected.data<float>()[(n * 5 + m) * S + i] = static_cast<float>(sum);
+          }
+      const Status st = s->run({{"x", x}}, &outs);
+      ASSERT_TRUE(st.isOk()) << st.message();
+    }  // x freed: a step still pointing at it would read freed memory next run (ASan)
+    expectClose(outs.at(y), expected, 1e-5, 1e-5, "run " + std::to_string(run));
+    results.push_back({outs.at(y), expected});
+  }
+  for (size_t run = 0; run < results.size(); ++run)
+    expectClose(results[run].first, results[run].second, 1e-5, 1e-5, "run " + std::to_string(run) + ", after all runs");
 }
 
 }  // namespace

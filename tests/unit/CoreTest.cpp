@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
 
 #include "backends/cpu/MemoryPlanner.hpp"
 #include "support/OpTest.hpp"
@@ -43,6 +44,45 @@ TEST(Layout, NC4HW4RoundTripPadsWithZeros) {
     // Padding lanes are zero.
     if (s[1] % 4) EXPECT_EQ(packed.data<float>()[((s[1] + 3) / 4 - 1) * S * 4 + 3], 0.f);
   }
+}
+
+// The NCHW <-> NC4HW4 pair converts in pieces (8192 pixels of a 4-channel block) that threads
+// may take in any split: every split, every element size, blocks past a piece boundary and
+// ragged last blocks must give the element-by-element definition, padding lanes zero.
+TEST(Layout, NC4HW4PiecesMatchDefinitionInAnySplit) {
+  for (Shape s : {Shape{2, 7, 91, 97}, Shape{1, 3, 8193}, Shape{3, 4, 2}, Shape{1, 9, 1}}) {
+    for (DataType dt : {DataType::kU8, DataType::kF16, DataType::kF32, DataType::kI64}) {
+      const size_t es = dataTypeSize(dt);
+      Tensor a = Tensor::hostAllocate(s, dt);
+      auto* bytes = a.data<uint8_t>();
+      for (size_t i = 0; i < a.byteSize(); ++i) bytes[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
+      const int64_t N = s[0], C = s[1], S = elementCount(s) / (N * C), C4 = (C + 3) / 4 * 4;
+      Tensor packed = Tensor::hostAllocate(s, dt, Layout::kNC4HW4);
+      const int64_t pieces = layoutPieces(a, packed);
+      ASSERT_EQ(pieces, N * (C4 / 4) * ((S + 8191) / 8192));
+      for (int64_t split : {int64_t(1), int64_t(2), int64_t(3)}) {
+        std::memset(packed.data(), 0xAB, packed.byteSize());  // so padding lanes must be written
+        for (int64_t part = 0; part < split; ++part)
+          convertLayoutPieces(a, packed, pieces * part / split, pieces * (part + 1) / split);
+        const std::string what = shapeToString(s) + " " + dataTypeName(dt) + " in " + std::to_string(split);
+        for (int64_t n = 0; n < N; ++n)
+          for (int64_t c = 0; c < C4; ++c)
+            for (int64_t i = 0; i < S; ++i) {
+              const uint8_t* got = packed.data<uint8_t>() + (((n * C4 / 4 + c / 4) * S + i) * 4 + c % 4) * es;
+              for (size_t b = 0; b < es; ++b) {
+                const uint8_t want = c < C ? bytes[((n * C + c) * S + i) * es + b] : 0;
+                ASSERT_EQ(got[b], want) << what << " n" << n << " c" << c << " i" << i;
+              }
+            }
+        Tensor back = Tensor::hostAllocate(s, dt);
+        for (int64_t part = 0; part < split; ++part)
+          convertLayoutPieces(packed, back, pieces * part / split, pieces * (part + 1) / split);
+        ASSERT_EQ(std::memcmp(back.data(), a.data(), a.byteSize()), 0) << what << " back to NCHW";
+      }
+    }
+  }
+  Tensor nchw = Tensor::hostAllocate({1, 2, 3}, DataType::kF32), nhwc = Tensor::hostAllocate({1, 2, 3}, DataType::kF32, Layout::kNHWC);
+  EXPECT_EQ(layoutPieces(nchw, nhwc), 0);  // only the NCHW <-> NC4HW4 pair comes in pieces
 }
 
 TEST(Layout, NHWCMatchesDefinition) {

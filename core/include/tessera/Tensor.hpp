@@ -90,6 +90,11 @@ class Tensor {
 
 // Host-side layout conversion between any two layouts (same shape and dtype).
 void convertLayout(const Tensor& src, Tensor& dst);
+// NCHW <-> NC4HW4 in independent pieces, for splitting one conversion over threads: how
+// many pieces (0 for any other pair of layouts; a piece is up to 8192 pixels of one
+// 4-channel block), and the conversion of pieces [begin, end) alone.
+int64_t layoutPieces(const Tensor& src, const Tensor& dst);
+void convertLayoutPieces(const Tensor& src, Tensor& dst, int64_t begin, int64_t end);
 // Host-side data type conversion (same shape, plain layout). False if not convertible.
 bool convertDataType(const Tensor& src, Tensor& dst);
 
