@@ -36,8 +36,8 @@ inline float* unitOutput(const RowGeometry& g, float* y, int64_t unit, int64_t i
 // R input pixels from column iw, units u0 .. u0+U-1: acc[r][u] = bias + sum_k x(k, r) * w(k, u).
 // x points at (row, iw) of channel block 0; w and bias at unit u0.
 template <int R, int U>
-TESSERA_UPSAMPLE_INLINE void tile(const RowGeometry& g, const float* x, const float* w, const float* bias, float* y,
-                                  int64_t ih, int64_t iw, int64_t u0) {
+TESSERA_UPSAMPLE_INLINE void tile(const RowGeometry& g, const float* x, const float* w, const float* bias,
+                                  float* const* unitRows, int64_t iw) {
   __m256 acc[R][U];
   for (int u = 0; u < U; ++u) {
     const __m256 b = _mm256_loadu_ps(bias + u * 8);
@@ -59,7 +59,7 @@ TESSERA_UPSAMPLE_INLINE void tile(const RowGeometry& g, const float* x, const fl
   }
   // The R pixels' units are adjacent in y: columns 2*iw .. 2*iw + 2R - 1.
   for (int u = 0; u < U; ++u) {
-    float* dst = unitOutput(g, y, u0 + u, ih, iw);
+    float* dst = unitRows[u] + 2 * iw * kChannelPack;
     for (int r = 0; r < R; ++r) _mm256_storeu_ps(dst + r * 8, acc[r][u]);
   }
 }
@@ -68,10 +68,11 @@ TESSERA_UPSAMPLE_INLINE void tile(const RowGeometry& g, const float* x, const fl
 template <int R, int U>
 TESSERA_UPSAMPLE_INLINE void unitsOfRow(const RowGeometry& g, const float* xRow, const float* w, const float* bias,
                                         float* y, int64_t ih, int64_t u0) {
+  float* unitRows[U];  // where each unit's outputs start (input column 0): no division per tile
+  for (int u = 0; u < U; ++u) unitRows[u] = unitOutput(g, y, u0 + u, ih, 0);
   int64_t iw = 0;
-  for (; iw + R <= g.W; iw += R)
-    tile<R, U>(g, xRow + iw * kChannelPack, w + u0 * 8, bias + u0 * 8, y, ih, iw, u0);
-  for (; iw < g.W; ++iw) tile<1, U>(g, xRow + iw * kChannelPack, w + u0 * 8, bias + u0 * 8, y, ih, iw, u0);
+  for (; iw + R <= g.W; iw += R) tile<R, U>(g, xRow + iw * kChannelPack, w + u0 * 8, bias + u0 * 8, unitRows, iw);
+  for (; iw < g.W; ++iw) tile<1, U>(g, xRow + iw * kChannelPack, w + u0 * 8, bias + u0 * 8, unitRows, iw);
 }
 
 // The last n < U units (n known only at run time) through the instantiation for n.
@@ -100,7 +101,7 @@ TESSERA_UPSAMPLE_INLINE void row(const RowGeometry& g, const float* xRow, const 
 // R pixels from column iw, unit pairs p0 .. p0+P-1; stored as two 8-float halves.
 template <int R, int P>
 TESSERA_UPSAMPLE512_INLINE void tile512(const RowGeometry& g, const float* x, const float* w, const float* bias,
-                                        float* y, int64_t ih, int64_t iw, int64_t u0) {
+                                        float* const* unitRows, int64_t iw) {
   __m512 acc[R][P];
   for (int p = 0; p < P; ++p) {
     const __m512 b = _mm512_loadu_ps(bias + p * 16);
@@ -111,12 +112,16 @@ TESSERA_UPSAMPLE512_INLINE void tile512(const RowGeometry& g, const float* x, co
     const float* xb = x + (k0 / kChannelPack) * g.xBlockStride;
     const int lanes = static_cast<int>(std::min<int64_t>(kChannelPack, g.K - k0));
     for (int j = 0; j < lanes; ++j) {
+      // The P weight vectors stay in registers and each pixel's x value is broadcast just
+      // before its P multiply-adds: 24 accumulators + 3 + 1 registers. Broadcasting all R
+      // first needs 35, and GCC then kept an accumulator on the stack (a store-to-load
+      // chain through every k).
       const float* wk = w + (k0 + j) * wStride;
-      __m512 xv[R];
-      for (int r = 0; r < R; ++r) xv[r] = _mm512_set1_ps(xb[r * kChannelPack + j]);
-      for (int p = 0; p < P; ++p) {
-        const __m512 wv = _mm512_loadu_ps(wk + p * 16);
-        for (int r = 0; r < R; ++r) acc[r][p] = _mm512_fmadd_ps(xv[r], wv, acc[r][p]);
+      __m512 wv[P];
+      for (int p = 0; p < P; ++p) wv[p] = _mm512_loadu_ps(wk + p * 16);
+      for (int r = 0; r < R; ++r) {
+        const __m512 xv = _mm512_set1_ps(xb[r * kChannelPack + j]);
+        for (int p = 0; p < P; ++p) acc[r][p] = _mm512_fmadd_ps(xv, wv[p], acc[r][p]);
       }
     }
   }
@@ -126,7 +131,7 @@ TESSERA_UPSAMPLE512_INLINE void tile512(const RowGeometry& g, const float* x, co
     for (int r = 0; r < R; ++r) {
       _mm512_store_ps(halves, acc[r][p]);
       for (int h = 0; h < 2; ++h)
-        _mm256_storeu_ps(unitOutput(g, y, u0 + 2 * p + h, ih, iw + r), _mm256_load_ps(halves + 8 * h));
+        _mm256_storeu_ps(unitRows[2 * p + h] + 2 * (iw + r) * kChannelPack, _mm256_load_ps(halves + 8 * h));
     }
 }
 
@@ -134,10 +139,11 @@ TESSERA_UPSAMPLE512_INLINE void tile512(const RowGeometry& g, const float* x, co
 template <int R, int P>
 TESSERA_UPSAMPLE512_INLINE void pairsOfRow(const RowGeometry& g, const float* xRow, const float* w, const float* bias,
                                            float* y, int64_t ih, int64_t u0) {
+  float* unitRows[2 * P];  // where each unit's outputs start (input column 0): no division per tile
+  for (int u = 0; u < 2 * P; ++u) unitRows[u] = unitOutput(g, y, u0 + u, ih, 0);
   int64_t iw = 0;
-  for (; iw + R <= g.W; iw += R)
-    tile512<R, P>(g, xRow + iw * kChannelPack, w + u0 * 8, bias + u0 * 8, y, ih, iw, u0);
-  for (; iw < g.W; ++iw) tile512<1, P>(g, xRow + iw * kChannelPack, w + u0 * 8, bias + u0 * 8, y, ih, iw, u0);
+  for (; iw + R <= g.W; iw += R) tile512<R, P>(g, xRow + iw * kChannelPack, w + u0 * 8, bias + u0 * 8, unitRows, iw);
+  for (; iw < g.W; ++iw) tile512<1, P>(g, xRow + iw * kChannelPack, w + u0 * 8, bias + u0 * 8, unitRows, iw);
 }
 
 // One entry per instruction set: tiles sized to its register file. AVX-512: 8 pixels x 3
