@@ -194,7 +194,7 @@ TEST(ConvOp, Winograd3x3) {
 }
 
 // 1-4 input channels: the CPU's direct kernel on AVX-512 (ConvFewChannels.hpp), with rows
-// wide enough for its four-pixel steps and their tails, more than 16 output channels (a
+// wide enough for its eight-pixel steps and their tails, more than 16 output channels (a
 // ragged second group of 16), strides, dilation, asymmetric padding and batch 2.
 TEST(ConvOp, FewInputChannels) {
   const Window stem = {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}};
@@ -214,6 +214,8 @@ TEST(ConvOp, FewInputChannels) {
   runConvCase({{1, 3, 4, 5}, 7, 1, s1, true}, seed++);
   runConvCase({{2, 3, 9, 31}, 16, 1, stem, true}, seed++);
   runConvCase({{1, 3, 9, 14}, 8, 1, {{3, 3}, {2, 2}, {2, 2}, {2, 2}, {2, 2}}, true}, seed++);  // dilation: generic
+  runConvCase({{1, 3, 3, 10}, 16, 1, s1, true}, seed++);  // exactly one tile between the padded edges
+  runConvCase({{1, 3, 3, 18}, 16, 1, s1, false}, seed++);  // exactly two
 }
 
 // Pointwise convs with up to 24 input channels, or up to 32 outputs from up to 64 inputs:
