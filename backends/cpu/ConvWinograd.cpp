@@ -3,9 +3,15 @@
 #include <algorithm>
 #include <string>
 
+#include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
 #include "backends/cpu/Gemm.hpp"
 #include "tessera/ThreadPool.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TESSERA_WINOGRAD_X86 1
+#endif
 
 namespace tessera {
 namespace {
@@ -14,6 +20,41 @@ constexpr int kPositions = 16;  // a 4x4 transformed tile
 // Output tiles per task: the GEMMs' rows, a multiple of every kernel's register rows (12
 // AVX-512, 6 AVX2, 4 portable); V for 96 channels is 16 x 48 x 96 floats, 288 KiB: L2.
 constexpr int64_t kTiles = 48;
+
+#ifdef TESSERA_WINOGRAD_X86
+// V = Bt d B for four horizontally adjacent tiles of one channel block, a 512-bit vector
+// holding the four tiles' 4 channels: x at the first tile's patch corner (row stride W
+// pixels), v at (position 0, this block, the first tile) with `positionStride` floats
+// between positions. Patch column j of tile k is pixel 2k + j: two loads of 4 pixels and a
+// 128-bit lane shuffle give one column for all four tiles (pixels 0..9 are read, no more;
+// maskz: the plain shuffle's undefined pass-through trips GCC 12's uninitialised check).
+__attribute__((target("avx512f"))) void fourTilesAvx512(const float* x, int64_t W, float* v,
+                                                        int64_t positionStride) {
+  __m512 d[4][4];
+  for (int i = 0; i < 4; ++i) {
+    const float* row = x + i * W * kChannelPack;
+    const __m512 p0 = _mm512_loadu_ps(row), p4 = _mm512_loadu_ps(row + 16);   // pixels 0-3, 4-7
+    const __m512 p2 = _mm512_loadu_ps(row + 8), p6 = _mm512_loadu_ps(row + 24);  // 2-5, 6-9
+    d[i][0] = _mm512_maskz_shuffle_f32x4(0xFFFF, p0, p4, 0x88);  // pixels 0 2 4 6
+    d[i][1] = _mm512_maskz_shuffle_f32x4(0xFFFF, p0, p4, 0xDD);  // 1 3 5 7
+    d[i][2] = _mm512_maskz_shuffle_f32x4(0xFFFF, p2, p6, 0x88);  // 2 4 6 8
+    d[i][3] = _mm512_maskz_shuffle_f32x4(0xFFFF, p2, p6, 0xDD);  // 3 5 7 9
+  }
+  __m512 s[4][4];  // Bt d
+  for (int j = 0; j < 4; ++j) {
+    s[0][j] = _mm512_sub_ps(d[0][j], d[2][j]);
+    s[1][j] = _mm512_add_ps(d[1][j], d[2][j]);
+    s[2][j] = _mm512_sub_ps(d[2][j], d[1][j]);
+    s[3][j] = _mm512_sub_ps(d[1][j], d[3][j]);
+  }
+  for (int i = 0; i < 4; ++i) {  // (Bt d) B
+    _mm512_storeu_ps(v + (i * 4 + 0) * positionStride, _mm512_sub_ps(s[i][0], s[i][2]));
+    _mm512_storeu_ps(v + (i * 4 + 1) * positionStride, _mm512_add_ps(s[i][1], s[i][2]));
+    _mm512_storeu_ps(v + (i * 4 + 2) * positionStride, _mm512_sub_ps(s[i][2], s[i][1]));
+    _mm512_storeu_ps(v + (i * 4 + 3) * positionStride, _mm512_sub_ps(s[i][1], s[i][3]));
+  }
+}
+#endif
 
 }  // namespace
 
@@ -71,41 +112,67 @@ void WinogradConv::plan(PackedConstants& cache, const ConvShape& c, const Channe
                   for (int p = 0; p < kPositions; ++p) gemmPackB(C, M, u.data() + p * C * M, M, false, dst + p * packedSize_);
                 });
   // Columns past M of the GEMM's product are never written: zero from here on.
-  scratchPerWorker_ = kPositions * kTiles * (C + mPadded_) + kTiles * outBlocks_ * 16;
+  // V's positions lie one cache line more than a whole number of blocks apart: at a multiple
+  // of 4 KB (64 channels: 12 KB) the 16 stores of a transform would all fall in one L1 set.
+  positionStride_ = inBlocks_ * kTiles * kChannelPack + 16;
+  scratchPerWorker_ = kPositions * positionStride_ + kPositions * kTiles * mPadded_ + kTiles * outBlocks_ * 16;
   scratch_.assign(scratchPerWorker_ * workers_, 0.f);
   bias_.assign(mPadded_, 0.f);
 }
 
-// V[t][p][c] = (Bt d B)[p] for the 4x4 input patch d of each tile t and channel c, with
-// Bt = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]; 4 channels (one NC4HW4 pixel) at a time. A
-// tile's 16 positions lie together (the GEMM of position p reads rows 16 * C apart).
+// V = (Bt d B) for the 4x4 input patch d of each tile t and channel c, with
+// Bt = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1], laid out [position][block][tile][lane]: the
+// GEMM of position p reads its rows (tiles) as an NC4HW4 activation, in place. One channel
+// block at a time over all the task's tiles, so x is read along its rows. On AVX-512, four
+// adjacent tiles inside x at a time (fourTilesAvx512); else a tile and 4 channels (one NC4HW4
+// pixel) at a time.
 void WinogradConv::transformInput(const float* x, int64_t tile0, int64_t tiles, float* v) const {
   const WindowGeometry& g = shape_.window;
-  const int64_t H = g.input[0], W = g.input[1], C = shape_.inChannels;
-  const int64_t blockStride = xAddr_.spatial * kChannelPack;
-  for (int64_t t = 0; t < tiles; ++t) {
+  const int64_t H = g.input[0], W = g.input[1];
+  const int64_t blockStride = xAddr_.spatial * kChannelPack, positionStride = positionStride_;
+  struct Patch {
+    int64_t corner;  // offset in x of the patch's top-left pixel (maybe in the padding)
+    int64_t ih0, iw0;
+    bool inside;     // the whole patch in x
+    bool fourTiles;  // the first of four adjacent tiles done together
+  };
+  Patch patch[kTiles];
+#ifdef TESSERA_WINOGRAD_X86
+  const bool avx512 = cpuIsa() == CpuIsa::kAvx512;
+#else
+  const bool avx512 = false;
+#endif
+  for (int64_t t = 0, groupEnd = 0; t < tiles; ++t) {
     const int64_t q = tile0 + t, n = q / (tilesH_ * tilesW_), r = q % (tilesH_ * tilesW_);
-    const int64_t ih0 = (r / tilesW_) * 2 - g.padBegin[0], iw0 = (r % tilesW_) * 2 - g.padBegin[1];
-    const bool inside = ih0 >= 0 && ih0 + 4 <= H && iw0 >= 0 && iw0 + 4 <= W;
-    // Offsets of the patch's pixels, -1 in the padding.
-    int64_t offset[4][4];
-    for (int i = 0; i < 4; ++i)
-      for (int j = 0; j < 4; ++j) {
-        const int64_t ih = ih0 + i, iw = iw0 + j;
-        offset[i][j] = inside || (ih >= 0 && ih < H && iw >= 0 && iw < W) ? (ih * W + iw) * kChannelPack : -1;
+    Patch& pt = patch[t];
+    pt.ih0 = (r / tilesW_) * 2 - g.padBegin[0];
+    pt.iw0 = (r % tilesW_) * 2 - g.padBegin[1];
+    pt.corner = n * xAddr_.batchStride + (pt.ih0 * W + pt.iw0) * kChannelPack;
+    pt.inside = pt.ih0 >= 0 && pt.ih0 + 4 <= H && pt.iw0 >= 0 && pt.iw0 + 4 <= W;
+    // Four tiles of one tile row, all of their patches inside x.
+    pt.fourTiles = avx512 && t >= groupEnd && t + 4 <= tiles && r % tilesW_ + 4 <= tilesW_ && pt.inside &&
+                   pt.iw0 + 10 <= W;
+    if (pt.fourTiles) groupEnd = t + 4;
+  }
+  for (int64_t b = 0; b < inBlocks_; ++b) {
+    const float* xc = x + b * blockStride;
+    for (int64_t t = 0; t < tiles; ++t) {
+      const Patch& pt = patch[t];
+      float* out = v + (b * kTiles + t) * kChannelPack;
+#ifdef TESSERA_WINOGRAD_X86
+      if (pt.fourTiles) {
+        fourTilesAvx512(xc + pt.corner, W, out, positionStride);
+        t += 3;
+        continue;
       }
-    const float* xb = x + n * xAddr_.batchStride;
-    float* vt = v + t * kPositions * C;
-    for (int64_t b = 0; b < inBlocks_; ++b) {
-      const float* xc = xb + b * blockStride;
+#endif
       Float4 d[4][4];
-      if (inside) {
-        for (int i = 0; i < 4; ++i)
-          for (int j = 0; j < 4; ++j) d[i][j] = loadFloat4(xc + offset[i][j]);
-      } else {
-        for (int i = 0; i < 4; ++i)
-          for (int j = 0; j < 4; ++j) d[i][j] = offset[i][j] >= 0 ? loadFloat4(xc + offset[i][j]) : splatFloat4(0.f);
-      }
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+          const int64_t ih = pt.ih0 + i, iw = pt.iw0 + j;
+          const bool in = pt.inside || (ih >= 0 && ih < H && iw >= 0 && iw < W);
+          d[i][j] = in ? loadFloat4(xc + pt.corner + (i * W + j) * kChannelPack) : splatFloat4(0.f);
+        }
       Float4 s[4][4];  // Bt d
       for (int j = 0; j < 4; ++j) {
         s[0][j] = d[0][j] - d[2][j];
@@ -113,12 +180,11 @@ void WinogradConv::transformInput(const float* x, int64_t tile0, int64_t tiles, 
         s[2][j] = d[2][j] - d[1][j];
         s[3][j] = d[1][j] - d[3][j];
       }
-      float* out = vt + b * kChannelPack;
       for (int i = 0; i < 4; ++i) {  // (Bt d) B
-        storeFloat4(out + (i * 4 + 0) * C, s[i][0] - s[i][2]);
-        storeFloat4(out + (i * 4 + 1) * C, s[i][1] + s[i][2]);
-        storeFloat4(out + (i * 4 + 2) * C, s[i][2] - s[i][1]);
-        storeFloat4(out + (i * 4 + 3) * C, s[i][1] - s[i][3]);
+        storeFloat4(out + (i * 4 + 0) * positionStride, s[i][0] - s[i][2]);
+        storeFloat4(out + (i * 4 + 1) * positionStride, s[i][1] + s[i][2]);
+        storeFloat4(out + (i * 4 + 2) * positionStride, s[i][2] - s[i][1]);
+        storeFloat4(out + (i * 4 + 3) * positionStride, s[i][1] - s[i][3]);
       }
     }
   }
@@ -149,7 +215,7 @@ void WinogradConv::transformOutput(const float* m, int64_t tiles, float* out) co
 void WinogradConv::task(int64_t t, const float* x, float* y, const FusedActivation& act, int worker) {
   const int64_t C = shape_.inChannels, M = shape_.outChannels;
   float* v = scratch_.data() + worker * scratchPerWorker_;
-  float* m = v + kPositions * kTiles * C;
+  float* m = v + kPositions * positionStride_;
   float* out = m + kPositions * kTiles * mPadded_;
   const int64_t tile0 = t * kTiles, tiles = std::min(kTiles, tiles_ - tile0);
   transformInput(x, tile0, tiles, v);
@@ -158,8 +224,9 @@ void WinogradConv::task(int64_t t, const float* x, float* y, const FusedActivati
     a.M = tiles;
     a.N = M;
     a.K = C;
-    a.A = v + p * C;
-    a.lda = kPositions * C;
+    a.A = v + p * positionStride_;  // [block][tile][lane]: NC4HW4 rows
+    a.lda = kChannelPack;
+    a.aBlockStride = kTiles * kChannelPack;
     a.packedB = u_ + p * packedSize_;
     a.C = m + p * mPadded_;
     a.ldc = kPositions * mPadded_;

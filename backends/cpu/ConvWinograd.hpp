@@ -38,11 +38,12 @@ class WinogradConv {
   ChannelAddressing xAddr_, yAddr_;
   int64_t tilesH_ = 0, tilesW_ = 0, tiles_ = 0, tasks_ = 0;
   int64_t inBlocks_ = 0, outBlocks_ = 0, mPadded_ = 0, packedSize_ = 0;
+  int64_t positionStride_ = 0;  // floats between V's positions
   int workers_ = 1;
   PackedWeights weights_;  // 16 packed [C x M] matrices, one per transformed position
   const float* u_ = nullptr;
   std::vector<float> bias_;     // of this run, padded to whole blocks
-  std::vector<float> scratch_;  // per worker: V [tiles][16][C], m [tiles][16][M4], out tiles
+  std::vector<float> scratch_;  // per worker: V [16][C/4][tiles][4], m [tiles][16][M4], out tiles
   int64_t scratchPerWorker_ = 0;
 };
 

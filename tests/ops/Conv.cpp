@@ -179,8 +179,8 @@ TEST(ConvOp, Conv2DSweep) {
 
 // 3x3 stride-1 convs with 16+ input channels in whole blocks: the CPU's Winograd F(2x2, 3x3)
 // path (ConvWinograd.hpp). Odd output sizes (a last tile half outside y), one-sided and no
-// padding, output channels not a multiple of 4, batch 3, more tiles than one task, and input
-// channels past one GEMM chunk.
+// padding, output channels not a multiple of 4, batch 3, more tiles than one task, input
+// channels past one GEMM chunk, and rows of many tiles.
 TEST(ConvOp, Winograd3x3) {
   const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
   const Window valid = {{3, 3}, {1, 1}, {1, 1}, {0, 0}, {0, 0}};
@@ -191,6 +191,10 @@ TEST(ConvOp, Winograd3x3) {
   runConvCase({{2, 20, 11, 5}, 24, 1, oneSided, true}, seed++);
   runConvCase({{1, 32, 19, 23}, 9, 1, k3, true}, seed++);  // 120 tiles: three tasks
   runConvCase({{1, 264, 4, 5}, 10, 1, k3, true}, seed++);  // K past 256
+  // Rows wide enough for the AVX-512 transform's groups of four tiles, tasks that end
+  // mid-row (15 tiles a row, 48 a task) and mid-group, batch 2, and no padding.
+  runConvCase({{2, 16, 10, 30}, 12, 1, k3, true}, seed++);
+  runConvCase({{1, 24, 6, 26}, 20, 1, valid, false}, seed++);
 }
 
 // 1-4 input channels: the CPU's direct kernel on AVX-512 (ConvFewChannels.hpp), with rows
