@@ -110,6 +110,22 @@ TEST(SoftmaxOp, LongRows) {
     ASSERT_TRUE(r.status.isOk()) << r.status.message();
     expectClose(r.outputs[0], softmaxReference(x, 3, 6625, 1, std::string(op) == "LogSoftmax"), 1e-4, 1e-6, op);
   }
+  // The CPU reduces a row in 16 partials plus a tail: the maximum in the tail (row 0), in
+  // the last whole group (row 1), first (row 2); a row shorter than one group (x2).
+  Tensor y = randomTensor({3, 35}, 13, -20.f, 20.f);
+  y.data<float>()[34] = 30.f;
+  y.data<float>()[35 + 31] = 30.f;
+  y.data<float>()[70] = 30.f;
+  const Tensor x2 = randomTensor({2, 7}, 14, -20.f, 20.f);
+  for (const char* op : {"Softmax", "LogSoftmax"}) {
+    const bool log = std::string(op) == "LogSoftmax";
+    OpRun r = runOp(op, {y}, {}, 1, BackendType::kCPU);
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    expectClose(r.outputs[0], softmaxReference(y, 3, 35, 1, log), 1e-4, 1e-6, std::string(op) + " 35");
+    r = runOp(op, {x2}, {}, 1, BackendType::kCPU);
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    expectClose(r.outputs[0], softmaxReference(x2, 2, 7, 1, log), 1e-4, 1e-6, std::string(op) + " 7");
+  }
 }
 
 }  // namespace
