@@ -1027,18 +1027,18 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
   RunSlots slots(m.inputTensors.size() + g.outputs.size());
   for (auto& kv : m.inputTensors) {
     const Tensor& given = inputs.at(kv.first);
-    const std::vector<Tensor**> uploads = m.options.trace ? std::vector<Tensor**>() : m.copyOnlySlots(kv.second, true);
-    if (uploads.empty()) convertLayout(given, *kv.second);
-    else slots.redirect(Tensor::hostWrap(given.data(), given.shape(), given.dtype(), Layout::kNCHW), uploads);
+    const std::vector<Tensor**> readers = m.options.trace ? std::vector<Tensor**>() : m.copyOnlySlots(kv.second, true);
+    if (readers.empty()) convertLayout(given, *kv.second);
+    else slots.redirect(Tensor::hostWrap(given.data(), given.shape(), given.dtype(), Layout::kNCHW), readers);
   }
   const auto t1 = Clock::now();
   std::map<std::string, const Tensor*> written;  // graph output -> the caller's tensor a download fills
   for (const ValueInfo& o : g.outputs) {
     const Value& v = m.values[o.name];
     if (v.constant || m.options.trace || written.count(o.name)) continue;
-    const std::vector<Tensor**> download = m.copyOnlySlots(m.outputTensors.at(o.name), false);
-    if (!download.empty())
-      written[o.name] = &slots.redirect(uninitialisedOutput(v.logical.shape(), v.logical.dtype()), download);
+    const std::vector<Tensor**> writer = m.copyOnlySlots(m.outputTensors.at(o.name), false);
+    if (!writer.empty())
+      written[o.name] = &slots.redirect(uninitialisedOutput(v.logical.shape(), v.logical.dtype()), writer);
   }
   const auto t2 = Clock::now();
   const Status ran = m.runSteps(m.steps, m.segments, m.profiling);

@@ -127,6 +127,7 @@ void fromBlocked(const T* src, T* dst, int64_t C, int64_t S, int64_t b, int64_t 
     for (int64_t i = i0; i < i1; ++i) d[j * S + i] = s[4 * i + j];
 }
 
+// Any other pair of layouts (NHWC), element by element.
 template <typename T>
 void convertTyped(const T* src, Layout ls, T* dst, Layout ld, int64_t N, int64_t C, int64_t S) {
   for (int64_t n = 0; n < N; ++n)
