@@ -111,11 +111,11 @@ void WinogradConv::plan(PackedConstants& cache, const ConvShape& c, const Channe
                     }
                   for (int p = 0; p < kPositions; ++p) gemmPackB(C, M, u.data() + p * C * M, M, false, dst + p * packedSize_);
                 });
-  // Columns past M of the GEMM's product are never written: zero from here on.
   // V's positions lie one cache line more than a whole number of blocks apart: at a multiple
   // of 4 KB (64 channels: 12 KB) the 16 stores of a transform would all fall in one L1 set.
   positionStride_ = inBlocks_ * kTiles * kChannelPack + 16;
   scratchPerWorker_ = kPositions * positionStride_ + kPositions * kTiles * mPadded_ + kTiles * outBlocks_ * 16;
+  // Columns past M of the GEMM's product are never written: zero from here on.
   scratch_.assign(scratchPerWorker_ * workers_, 0.f);
   bias_.assign(mPadded_, 0.f);
 }
