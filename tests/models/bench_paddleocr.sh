@@ -5,6 +5,10 @@
 #
 #   tests/models/bench_paddleocr.sh [--tessera build/tessera] [--backend cpu] [--threads 2]
 #                                   [--runs 20] [--warmup 3] [--rounds 3]
+#                                   [--case "NAME MODEL_FILE SHAPE"]... [--no-cycle]
+#
+# --case (repeatable) times those cases instead of the default ones, e.g.
+# --case "det ch_PP-OCRv4_det_infer.onnx 1x3x736x1280"; --no-cycle leaves out the width cycle.
 #
 # Each round times Tessera and then ONNX Runtime on a case (a median of --runs runs each); the
 # table shows each engine's lowest median over the rounds, so a burst of load from another
@@ -21,6 +25,8 @@ THREADS=2
 RUNS=20
 WARMUP=3
 ROUNDS=3
+GIVEN_CASES=()
+CYCLE_ROW=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --tessera) TESSERA="$2"; shift 2 ;;
@@ -29,6 +35,8 @@ while [ $# -gt 0 ]; do
     --runs) RUNS="$2"; shift 2 ;;
     --warmup) WARMUP="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
+    --case) GIVEN_CASES+=("$2"); shift 2 ;;
+    --no-cycle) CYCLE_ROW=0; shift ;;
     *) echo "bench_paddleocr: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -41,6 +49,16 @@ CASES=(
   "det ch_PP-OCRv4_det_infer.onnx 1x3x640x640"
   "rec ch_PP-OCRv4_rec_infer.onnx 1x3x48x320"
 )
+if [ ${#GIVEN_CASES[@]} -gt 0 ]; then
+  CASES=("${GIVEN_CASES[@]}")
+fi
+for c in "${CASES[@]}"; do
+  read -r name file shape <<<"$c"
+  if [ -z "$shape" ] || [ ! -f "$MODELS/$file" ]; then
+    echo "bench_paddleocr: bad --case '$c' (want \"NAME MODEL_FILE SHAPE\", MODEL_FILE in $MODELS)" >&2
+    exit 2
+  fi
+done
 for f in "$TESSERA" "$MODELS/ch_PP-OCRv4_det_infer.onnx" "$ROOT/third_party/ort/node_modules/onnxruntime-node"; do
   [ -e "$f" ] || { echo "bench_paddleocr: $f is missing: run scripts/setup.sh" >&2; exit 1; }
 done
@@ -74,6 +92,7 @@ for c in "${CASES[@]}"; do
     "$(/usr/bin/python3 -c "print($tm / $om)")"
 done
 # The width cycle: mean per run over 10 cycles of 10 widths.
+if [ "$CYCLE_ROW" = 1 ]; then
 WIDTHS="320 96 480 160 640 224 352 128 800 256"
 CYCLE=$(for w in $WIDTHS; do printf '1x3x48x%s,' "$w"; done)
 CYCLE=${CYCLE%,}
@@ -89,6 +108,7 @@ for _ in $(seq "$ROUNDS"); do
 done
 printf '| rec, width cycle | 1x3x48x{%s}, mean per run | %.2f | %.2f | %.2f |\n' "${WIDTHS// /,}" "$tm" "$om" \
   "$(/usr/bin/python3 -c "print($tm / $om)")"
+fi
 
 echo
 echo "Tessera: $BACKEND backend ($device), $THREADS threads; ONNX Runtime $ortv (onnxruntime-node, CPU," \
