@@ -54,6 +54,31 @@ __attribute__((target("avx512f"))) void fourTilesAvx512(const float* x, int64_t 
     _mm512_storeu_ps(v + (i * 4 + 3) * positionStride, _mm512_sub_ps(s[i][1], s[i][3]));
   }
 }
+
+// The same for two adjacent tiles in 256-bit vectors (AVX2): patch column j of tile k is
+// pixel 2k + j, so a column is pixels j and j + 2, one 128-bit load each.
+__attribute__((target("avx2,fma"))) void twoTilesAvx2(const float* x, int64_t W, float* v,
+                                                      int64_t positionStride) {
+  __m256 d[4][4];
+  for (int i = 0; i < 4; ++i) {
+    const float* row = x + i * W * kChannelPack;
+    for (int j = 0; j < 4; ++j)
+      d[i][j] = _mm256_set_m128(_mm_loadu_ps(row + (j + 2) * kChannelPack), _mm_loadu_ps(row + j * kChannelPack));
+  }
+  __m256 s[4][4];  // Bt d
+  for (int j = 0; j < 4; ++j) {
+    s[0][j] = _mm256_sub_ps(d[0][j], d[2][j]);
+    s[1][j] = _mm256_add_ps(d[1][j], d[2][j]);
+    s[2][j] = _mm256_sub_ps(d[2][j], d[1][j]);
+    s[3][j] = _mm256_sub_ps(d[1][j], d[3][j]);
+  }
+  for (int i = 0; i < 4; ++i) {  // (Bt d) B
+    _mm256_storeu_ps(v + (i * 4 + 0) * positionStride, _mm256_sub_ps(s[i][0], s[i][2]));
+    _mm256_storeu_ps(v + (i * 4 + 1) * positionStride, _mm256_add_ps(s[i][1], s[i][2]));
+    _mm256_storeu_ps(v + (i * 4 + 2) * positionStride, _mm256_sub_ps(s[i][2], s[i][1]));
+    _mm256_storeu_ps(v + (i * 4 + 3) * positionStride, _mm256_sub_ps(s[i][1], s[i][3]));
+  }
+}
 #endif
 
 }  // namespace
@@ -123,9 +148,9 @@ void WinogradConv::plan(PackedConstants& cache, const ConvShape& c, const Channe
 // V = (Bt d B) for the 4x4 input patch d of each tile t and channel c, with
 // Bt = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1], laid out [position][block][tile][lane]: the
 // GEMM of position p reads its rows (tiles) as an NC4HW4 activation, in place. One channel
-// block at a time over all the task's tiles, so x is read along its rows. On AVX-512, four
-// adjacent tiles inside x at a time (fourTilesAvx512); else a tile and 4 channels (one NC4HW4
-// pixel) at a time.
+// block at a time over all the task's tiles, so x is read along its rows. Adjacent tiles
+// inside x go in groups, four on AVX-512 (fourTilesAvx512), two on AVX2 (twoTilesAvx2); the
+// rest a tile and 4 channels (one NC4HW4 pixel) at a time.
 void WinogradConv::transformInput(const float* x, int64_t tile0, int64_t tiles, float* v) const {
   const WindowGeometry& g = shape_.window;
   const int64_t H = g.input[0], W = g.input[1];
@@ -133,14 +158,14 @@ void WinogradConv::transformInput(const float* x, int64_t tile0, int64_t tiles, 
   struct Patch {
     int64_t corner;  // offset in x of the patch's top-left pixel (maybe in the padding)
     int64_t ih0, iw0;
-    bool inside;     // the whole patch in x
-    bool fourTiles;  // the first of four adjacent tiles done together
+    bool inside;  // the whole patch in x
+    bool grouped; // the first of `group` adjacent tiles done together
   };
   Patch patch[kTiles];
 #ifdef TESSERA_WINOGRAD_X86
-  const bool avx512 = cpuIsa() == CpuIsa::kAvx512;
+  const int64_t group = cpuIsa() == CpuIsa::kAvx512 ? 4 : cpuIsa() == CpuIsa::kAvx2 ? 2 : 0;
 #else
-  const bool avx512 = false;
+  const int64_t group = 0;
 #endif
   for (int64_t t = 0, groupEnd = 0; t < tiles; ++t) {
     const int64_t q = tile0 + t, n = q / (tilesH_ * tilesW_), r = q % (tilesH_ * tilesW_);
@@ -149,10 +174,11 @@ void WinogradConv::transformInput(const float* x, int64_t tile0, int64_t tiles, 
     pt.iw0 = (r % tilesW_) * 2 - g.padBegin[1];
     pt.corner = n * xAddr_.batchStride + (pt.ih0 * W + pt.iw0) * kChannelPack;
     pt.inside = pt.ih0 >= 0 && pt.ih0 + 4 <= H && pt.iw0 >= 0 && pt.iw0 + 4 <= W;
-    // Four tiles of one tile row, all of their patches inside x.
-    pt.fourTiles = avx512 && t >= groupEnd && t + 4 <= tiles && r % tilesW_ + 4 <= tilesW_ && pt.inside &&
-                   pt.iw0 + 10 <= W;
-    if (pt.fourTiles) groupEnd = t + 4;
+    // Tiles of one tile row, all of their patches inside x (the last one's ends at pixel
+    // 2 * group + 1 from the first's corner).
+    pt.grouped = group > 0 && t >= groupEnd && t + group <= tiles && r % tilesW_ + group <= tilesW_ && pt.inside &&
+                 pt.iw0 + 2 * group + 2 <= W;
+    if (pt.grouped) groupEnd = t + group;
   }
   for (int64_t b = 0; b < inBlocks_; ++b) {
     const float* xc = x + b * blockStride;
@@ -160,9 +186,10 @@ void WinogradConv::transformInput(const float* x, int64_t tile0, int64_t tiles, 
       const Patch& pt = patch[t];
       float* out = v + (b * kTiles + t) * kChannelPack;
 #ifdef TESSERA_WINOGRAD_X86
-      if (pt.fourTiles) {
-        fourTilesAvx512(xc + pt.corner, W, out, positionStride);
-        t += 3;
+      if (pt.grouped) {
+        if (group == 4) fourTilesAvx512(xc + pt.corner, W, out, positionStride);
+        else twoTilesAvx2(xc + pt.corner, W, out, positionStride);
+        t += group - 1;
         continue;
       }
 #endif
