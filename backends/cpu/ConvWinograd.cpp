@@ -1,6 +1,7 @@
 #include "backends/cpu/ConvWinograd.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "backends/cpu/CpuIsa.hpp"
@@ -21,6 +22,26 @@ constexpr int kPositions = 16;  // a 4x4 transformed tile
 // AVX-512, 6 AVX2, 4 portable); V for 96 channels is 16 x 48 x 96 floats, 288 KiB: L2.
 constexpr int64_t kTiles = 48;
 
+// V = (Bt d B) of a 4x4 patch d, Bt = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1], position
+// i * 4 + j stored at out + (i * 4 + j) * positionStride. Vec is a vector of 4, 8 or 16 floats
+// (Float4, __m256, __m512: GCC and Clang give all three + and -): one pixel's 4 channels, or
+// two / four tiles of them side by side.
+template <typename Vec>
+__attribute__((always_inline)) inline void storeTransformed(const Vec (&d)[4][4], float* out,
+                                                            int64_t positionStride) {
+  Vec s[4][4];  // Bt d
+  for (int j = 0; j < 4; ++j) {
+    s[0][j] = d[0][j] - d[2][j];
+    s[1][j] = d[1][j] + d[2][j];
+    s[2][j] = d[2][j] - d[1][j];
+    s[3][j] = d[1][j] - d[3][j];
+  }
+  for (int i = 0; i < 4; ++i) {  // (Bt d) B
+    const Vec row[4] = {s[i][0] - s[i][2], s[i][1] + s[i][2], s[i][2] - s[i][1], s[i][1] - s[i][3]};
+    for (int j = 0; j < 4; ++j) std::memcpy(out + (i * 4 + j) * positionStride, &row[j], sizeof(Vec));
+  }
+}
+
 #ifdef TESSERA_WINOGRAD_X86
 // V = Bt d B for four horizontally adjacent tiles of one channel block, a 512-bit vector
 // holding the four tiles' 4 channels: x at the first tile's patch corner (row stride W
@@ -40,19 +61,7 @@ __attribute__((target("avx512f"))) void fourTilesAvx512(const float* x, int64_t 
     d[i][2] = _mm512_maskz_shuffle_f32x4(0xFFFF, p2, p6, 0x88);  // 2 4 6 8
     d[i][3] = _mm512_maskz_shuffle_f32x4(0xFFFF, p2, p6, 0xDD);  // 3 5 7 9
   }
-  __m512 s[4][4];  // Bt d
-  for (int j = 0; j < 4; ++j) {
-    s[0][j] = _mm512_sub_ps(d[0][j], d[2][j]);
-    s[1][j] = _mm512_add_ps(d[1][j], d[2][j]);
-    s[2][j] = _mm512_sub_ps(d[2][j], d[1][j]);
-    s[3][j] = _mm512_sub_ps(d[1][j], d[3][j]);
-  }
-  for (int i = 0; i < 4; ++i) {  // (Bt d) B
-    _mm512_storeu_ps(v + (i * 4 + 0) * positionStride, _mm512_sub_ps(s[i][0], s[i][2]));
-    _mm512_storeu_ps(v + (i * 4 + 1) * positionStride, _mm512_add_ps(s[i][1], s[i][2]));
-    _mm512_storeu_ps(v + (i * 4 + 2) * positionStride, _mm512_sub_ps(s[i][2], s[i][1]));
-    _mm512_storeu_ps(v + (i * 4 + 3) * positionStride, _mm512_sub_ps(s[i][1], s[i][3]));
-  }
+  storeTransformed(d, v, positionStride);
 }
 
 // The same for two adjacent tiles in 256-bit vectors (AVX2): patch column j of tile k is
@@ -65,19 +74,7 @@ __attribute__((target("avx2,fma"))) void twoTilesAvx2(const float* x, int64_t W,
     for (int j = 0; j < 4; ++j)
       d[i][j] = _mm256_set_m128(_mm_loadu_ps(row + (j + 2) * kChannelPack), _mm_loadu_ps(row + j * kChannelPack));
   }
-  __m256 s[4][4];  // Bt d
-  for (int j = 0; j < 4; ++j) {
-    s[0][j] = _mm256_sub_ps(d[0][j], d[2][j]);
-    s[1][j] = _mm256_add_ps(d[1][j], d[2][j]);
-    s[2][j] = _mm256_sub_ps(d[2][j], d[1][j]);
-    s[3][j] = _mm256_sub_ps(d[1][j], d[3][j]);
-  }
-  for (int i = 0; i < 4; ++i) {  // (Bt d) B
-    _mm256_storeu_ps(v + (i * 4 + 0) * positionStride, _mm256_sub_ps(s[i][0], s[i][2]));
-    _mm256_storeu_ps(v + (i * 4 + 1) * positionStride, _mm256_add_ps(s[i][1], s[i][2]));
-    _mm256_storeu_ps(v + (i * 4 + 2) * positionStride, _mm256_sub_ps(s[i][2], s[i][1]));
-    _mm256_storeu_ps(v + (i * 4 + 3) * positionStride, _mm256_sub_ps(s[i][1], s[i][3]));
-  }
+  storeTransformed(d, v, positionStride);
 }
 #endif
 
@@ -200,19 +197,7 @@ void WinogradConv::transformInput(const float* x, int64_t tile0, int64_t tiles, 
           const bool in = pt.inside || (ih >= 0 && ih < H && iw >= 0 && iw < W);
           d[i][j] = in ? loadFloat4(xc + pt.corner + (i * W + j) * kChannelPack) : splatFloat4(0.f);
         }
-      Float4 s[4][4];  // Bt d
-      for (int j = 0; j < 4; ++j) {
-        s[0][j] = d[0][j] - d[2][j];
-        s[1][j] = d[1][j] + d[2][j];
-        s[2][j] = d[2][j] - d[1][j];
-        s[3][j] = d[1][j] - d[3][j];
-      }
-      for (int i = 0; i < 4; ++i) {  // (Bt d) B
-        storeFloat4(out + (i * 4 + 0) * positionStride, s[i][0] - s[i][2]);
-        storeFloat4(out + (i * 4 + 1) * positionStride, s[i][1] + s[i][2]);
-        storeFloat4(out + (i * 4 + 2) * positionStride, s[i][2] - s[i][1]);
-        storeFloat4(out + (i * 4 + 3) * positionStride, s[i][1] - s[i][3]);
-      }
+      storeTransformed(d, out, positionStride);
     }
   }
 }
