@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <list>
 #include <cstring>
 #include <map>
@@ -20,6 +19,7 @@
 #include "tessera/Registry.hpp"
 #include "tessera/ValueNeeds.hpp"
 
+#include "HostMemory.hpp"
 #include "StagedGraph.hpp"
 
 namespace tessera {
@@ -128,17 +128,6 @@ class RunSlots {
   std::vector<Tensor> tensors_;
   std::vector<std::pair<Tensor**, Tensor*>> saved_;
 };
-
-// A host NCHW tensor for a graph output, its memory left unset: the run writes every element
-// (a copy step or the memcpy after the steps), so zeroing it first would be a wasted pass.
-Tensor uninitialisedOutput(const Shape& shape, DataType dtype) {
-  Tensor t(shape, dtype);
-  const size_t bytes = t.byteSize();
-  void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
-  if (!p) throw std::bad_alloc();
-  t.setHostData(p, std::shared_ptr<void>(p, [](void* q) { std::free(q); }));
-  return t;
-}
 
 }  // namespace
 
@@ -1038,7 +1027,7 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
     if (v.constant || m.options.trace || written.count(o.name)) continue;
     const std::vector<Tensor**> writer = m.copyOnlySlots(m.outputTensors.at(o.name), false);
     if (!writer.empty())
-      written[o.name] = &slots.redirect(uninitialisedOutput(v.logical.shape(), v.logical.dtype()), writer);
+      written[o.name] = &slots.redirect(hostAllocateUninitialised(v.logical.shape(), v.logical.dtype()), writer);
   }
   const auto t2 = Clock::now();
   const Status ran = m.runSteps(m.steps, m.segments, m.profiling);
@@ -1051,7 +1040,7 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
   for (const ValueInfo& o : g.outputs) {
     const Value& v = m.values[o.name];
     auto w = written.find(o.name);
-    Tensor host = w != written.end() ? *w->second : uninitialisedOutput(v.logical.shape(), v.logical.dtype());
+    Tensor host = w != written.end() ? *w->second : hostAllocateUninitialised(v.logical.shape(), v.logical.dtype());
     host.setName(o.name);
     if (v.constant) convertLayout(v.logical, host);
     else if (w == written.end()) std::memcpy(host.data(), m.outputTensors.at(o.name)->data(), host.byteSize());

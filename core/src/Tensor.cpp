@@ -1,5 +1,7 @@
 #include "tessera/Tensor.hpp"
 
+#include "HostMemory.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -31,14 +33,19 @@ size_t Tensor::byteSize() const {
   return static_cast<size_t>(physicalElementCount(shape_, layout_)) * dataTypeSize(dtype_);
 }
 
-Tensor Tensor::hostAllocate(Shape shape, DataType dtype, Layout layout) {
+Tensor hostAllocateUninitialised(Shape shape, DataType dtype, Layout layout) {
   Tensor t(std::move(shape), dtype, layout);
   const size_t bytes = t.byteSize();
   // 64-byte aligned so kernels can use aligned vector loads; at least 1 byte so data() != null.
   void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
   if (!p) throw std::bad_alloc();
-  std::memset(p, 0, bytes);
   t.setHostData(p, std::shared_ptr<void>(p, [](void* q) { std::free(q); }));
+  return t;
+}
+
+Tensor Tensor::hostAllocate(Shape shape, DataType dtype, Layout layout) {
+  Tensor t = hostAllocateUninitialised(std::move(shape), dtype, layout);
+  std::memset(t.data(), 0, t.byteSize());
   return t;
 }
 
