@@ -1,15 +1,18 @@
 // Cache-blocked GEMM: K is cut into chunks that keep a pair of B panel chunks in L1, rows of
 // A into blocks that stay in L2. Each block of A is first packed into panels of MR rows laid
 // out [k / 4][row][k % 4], so the inner kernel broadcasts every A value from one pointer at a
-// fixed offset; B comes from panels packed once. Reading A where it lies instead needs a
-// pointer per row: on Intel cores those twelve streams (and the registers they take) held the
-// 12-row kernel near 60% of peak, against ~90% packed. A product only one or two panels wide
-// reads A once per panel at most, so there packing would cost more than it saves: it keeps
-// the kernels that read A in place.
+// fixed offset (an NC4HW4 activation is laid out so already and is read in place); B comes
+// from panels packed once. Reading a row-major A where it lies instead needs a pointer per
+// row: on Intel cores those twelve streams (and the registers they take) held the 12-row
+// kernel near 60% of peak, against ~90% packed. A product only one or two panels wide reads
+// A once per panel at most, so there packing would cost more than it saves: it keeps the
+// kernels that read A in place. C is row-major, or an NC4HW4 activation that the kernels
+// write with its bias (a conv's output: no product buffer and no scatter after).
 #include "backends/cpu/Gemm.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "backends/cpu/CpuIsa.hpp"
 #include "tessera/ThreadPool.hpp"
@@ -258,10 +261,13 @@ __attribute__((target("avx2,fma"))) void rowAvx2(const Tile& t) {
 #endif
 
 // ---- Kernels on packed A -------------------------------------------------------------------
-// A panel of MR rows holds A(r, k) at a[(k / 4) * MR * 4 + r * 4 + k % 4] (rows past the
-// block's end and k past kb are zeros); B(k, c) = b[k * kNR + c], and b2 is the next panel.
+// A panel of MR rows holds A(r, k) at a[(k / 4) * aGroupStride + r * 4 + k % 4]: packed, the
+// group stride is MR * 4 (rows past the block's end and k past kb are zeros); an NC4HW4 A
+// read in place has this layout already, with the channel-block stride. B(k, c) =
+// b[k * kNR + c], and b2 is the next panel.
 struct PackedTile {
   const float* a;
+  int64_t aGroupStride;
   const float* b;
   const float* b2;
   int64_t kb;
@@ -269,19 +275,30 @@ struct PackedTile {
   int64_t ldc;
   bool accumulate;
   int rows;  // rows of C to store
+  // NC4HW4 C (GemmArgs::cBlockStride, else 0): c is the tile's element (0, 0) there, the
+  // first `cols` columns (a multiple of 4) are stored, and `bias` (the tile's first column's,
+  // or null) starts the sums.
+  int64_t cBlockStride;
+  int cols;
+  const float* bias;
 };
 using PackedKernel = void (*)(const PackedTile& t);
 
 // Walks kb in groups of 4: BODY(j) is one k step, j its offset in the group (a and b then
 // point at the group). The last group may be partial.
-#define TESSERA_PACKED_K(MR, BODY)                                        \
+#define TESSERA_PACKED_K(BODY)                                            \
   {                                                                       \
     int64_t k = 0;                                                        \
-    for (; k + 4 <= t.kb; k += 4, a += (MR) * 4, b += 4 * kNR) {          \
+    for (; k + 4 <= t.kb; k += 4, a += t.aGroupStride, b += 4 * kNR) {   \
       BODY(0) BODY(1) BODY(2) BODY(3)                                     \
     }                                                                     \
     for (int j = 0; k + j < t.kb; ++j) { BODY(j) }                        \
   }
+
+// NC4HW4 C: element (r, col) of the tile at c[(col / 4) * cBlockStride + r * 4 + col % 4].
+inline float& nc4At(const PackedTile& t, int r, int col) {
+  return t.c[(col / 4) * t.cBlockStride + r * 4 + col % 4];
+}
 
 void packedPortable(const PackedTile& t) {
   constexpr int MR = 4;
@@ -291,18 +308,45 @@ void packedPortable(const PackedTile& t) {
 #define TESSERA_STEP(j)                                                  \
   for (int r = 0; r < MR; ++r)                                           \
     for (int c = 0; c < kNR; ++c) acc[r][c] += a[r * 4 + (j)] * b[(j) * kNR + c];
-  TESSERA_PACKED_K(MR, TESSERA_STEP)
+  TESSERA_PACKED_K(TESSERA_STEP)
 #undef TESSERA_STEP
-  for (int r = 0; r < t.rows; ++r)
+  for (int r = 0; r < t.rows; ++r) {
+    if (t.cBlockStride) {
+      for (int c = 0; c < t.cols; ++c)
+        nc4At(t, r, c) = (t.accumulate ? nc4At(t, r, c) : (t.bias ? t.bias[c] : 0.f)) + acc[r][c];
+      continue;
+    }
     for (int c = 0; c < kNR; ++c) t.c[r * t.ldc + c] = (t.accumulate ? t.c[r * t.ldc + c] : 0.f) + acc[r][c];
+  }
 }
 
 #ifdef TESSERA_GEMM_X86
+// NC4HW4 C: the first `rows` rows of a 6 x 16 tile held as 12 8-wide halves, each 128-bit
+// lane one pixel's 4 channels of a block.
+__attribute__((target("avx2,fma"))) inline void storeRowsAvx2NC4(const __m256 (&out)[12], const PackedTile& t) {
+  for (int r = 0; r < t.rows; ++r)
+    for (int q = 0; q < 4 && q * 4 < t.cols; ++q) {
+      const __m256 half = out[r * 2 + q / 2];
+      const __m128 v = q % 2 ? _mm256_extractf128_ps(half, 1) : _mm256_castps256_ps128(half);
+      float* dst = &nc4At(t, r, q * 4);
+      _mm_storeu_ps(dst, t.accumulate ? _mm_add_ps(v, _mm_loadu_ps(dst)) : v);
+    }
+}
+
+// The bias of columns [col0, col0 + 8) of a tile whose first `cols` are stored (zeros past
+// them, and without a bias).
+__attribute__((target("avx2,fma"))) inline __m256 biasAvx2(const PackedTile& t, int col0) {
+  if (!t.bias || col0 >= t.cols) return _mm256_setzero_ps();
+  if (t.cols - col0 >= 8) return _mm256_loadu_ps(t.bias + col0);
+  alignas(32) float part[8] = {};
+  for (int c = col0; c < t.cols; ++c) part[c - col0] = t.bias[c];
+  return _mm256_load_ps(part);
+}
+
 // 6 x 16 in twelve 8-wide accumulators.
 __attribute__((target("avx2,fma"))) void packedAvx2(const PackedTile& t) {
-  constexpr int MR = 6;
-  __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
-  __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+  __m256 c00 = biasAvx2(t, 0), c01 = biasAvx2(t, 8), c10 = c00, c11 = c01, c20 = c00, c21 = c01;
+  __m256 c30 = c00, c31 = c01, c40 = c00, c41 = c01, c50 = c00, c51 = c01;
   const float* a = t.a;
   const float* b = t.b;
 #define TESSERA_STEP(j)                                                                      \
@@ -321,18 +365,57 @@ __attribute__((target("avx2,fma"))) void packedAvx2(const PackedTile& t) {
     av = _mm256_broadcast_ss(a + 20 + (j));                                                  \
     c50 = _mm256_fmadd_ps(av, b0, c50); c51 = _mm256_fmadd_ps(av, b1, c51);                  \
   }
-  TESSERA_PACKED_K(MR, TESSERA_STEP)
+  TESSERA_PACKED_K(TESSERA_STEP)
 #undef TESSERA_STEP
   const __m256 out[12] = {c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51};
-  storeRowsAvx2(out, t.rows, t.c, t.ldc, t.accumulate);
+  if (t.cBlockStride)
+    storeRowsAvx2NC4(out, t);
+  else
+    storeRowsAvx2(out, t.rows, t.c, t.ldc, t.accumulate);
+}
+
+// The bias of columns [col0, col0 + 16) of a tile whose first `cols` are stored (zeros past
+// them, and without a bias).
+__attribute__((target("avx512f,avx512vl"), always_inline)) inline __m512 biasAvx512(const PackedTile& t, int col0) {
+  if (!t.bias || col0 >= t.cols) return _mm512_setzero_ps();
+  const int n = std::min(16, t.cols - col0);
+  return _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << n) - 1), t.bias + col0);
+}
+
+// NC4HW4 C: columns [col0, col0 + 16) of a tile of MR rows, row r's in v[r * step]. Four rows
+// at a time are transposed by 128-bit lanes, so that each store is a block's 4 pixels x 4
+// channels: 16 adjacent floats.
+template <int MR>
+__attribute__((target("avx512f,avx512vl"), always_inline)) inline void storeNC4Avx512(const __m512* v, int step,
+                                                                                   int col0, const PackedTile& t) {
+  const int blocks = std::min(4, (t.cols - col0) / 4);
+#pragma GCC unroll 3
+  for (int r0 = 0; r0 < MR; r0 += 4) {
+    if (r0 >= t.rows || blocks <= 0) break;
+    // (maskz: the plain shuffle's undefined pass-through trips GCC 12's uninitialised check)
+    const __m512 r0v = v[r0 * step], r1v = v[(r0 + 1) * step], r2v = v[(r0 + 2) * step], r3v = v[(r0 + 3) * step];
+    const __m512 lo01 = _mm512_maskz_shuffle_f32x4(0xFFFF, r0v, r1v, 0x44);  // lanes 0, 1 of rows 0, 1
+    const __m512 hi01 = _mm512_maskz_shuffle_f32x4(0xFFFF, r0v, r1v, 0xEE);  // lanes 2, 3
+    const __m512 lo23 = _mm512_maskz_shuffle_f32x4(0xFFFF, r2v, r3v, 0x44);
+    const __m512 hi23 = _mm512_maskz_shuffle_f32x4(0xFFFF, r2v, r3v, 0xEE);
+    const __m512 block[4] = {
+        _mm512_maskz_shuffle_f32x4(0xFFFF, lo01, lo23, 0x88), _mm512_maskz_shuffle_f32x4(0xFFFF, lo01, lo23, 0xDD),
+        _mm512_maskz_shuffle_f32x4(0xFFFF, hi01, hi23, 0x88), _mm512_maskz_shuffle_f32x4(0xFFFF, hi01, hi23, 0xDD)};
+    const int rows = std::min(4, t.rows - r0);
+    const __mmask16 m = static_cast<__mmask16>((1u << (4 * rows)) - 1);
+    float* c = &nc4At(t, r0, col0);
+    for (int b = 0; b < blocks; ++b, c += t.cBlockStride)
+      _mm512_mask_storeu_ps(c, m, t.accumulate ? _mm512_add_ps(block[b], _mm512_maskz_loadu_ps(m, c)) : block[b]);
+  }
 }
 
 // 12 x 16: one panel.
 __attribute__((target("avx512f,avx512vl,fma"))) void packedAvx512(const PackedTile& t) {
   constexpr int MR = 12;
   __m512 acc[MR];
+  const __m512 bias = biasAvx512(t, 0);
 #pragma GCC unroll 12
-  for (int r = 0; r < MR; ++r) acc[r] = _mm512_setzero_ps();
+  for (int r = 0; r < MR; ++r) acc[r] = bias;
   const float* a = t.a;
   const float* b = t.b;
 #define TESSERA_STEP(j)                                                                      \
@@ -341,8 +424,9 @@ __attribute__((target("avx512f,avx512vl,fma"))) void packedAvx512(const PackedTi
     _Pragma("GCC unroll 12") for (int r = 0; r < MR; ++r)                                    \
       acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(a[r * 4 + (j)]), b0, acc[r]);                 \
   }
-  TESSERA_PACKED_K(MR, TESSERA_STEP)
+  TESSERA_PACKED_K(TESSERA_STEP)
 #undef TESSERA_STEP
+  if (t.cBlockStride) return storeNC4Avx512<MR>(acc, 1, 0, t);
 #pragma GCC unroll 12
   for (int r = 0; r < MR; ++r) {
     if (r >= t.rows) break;
@@ -355,8 +439,9 @@ __attribute__((target("avx512f,avx512vl,fma"))) void packedAvx512(const PackedTi
 __attribute__((target("avx512f,avx512vl,fma"))) void packedAvx512Pair(const PackedTile& t) {
   constexpr int MR = 12;
   __m512 acc[2 * MR];
+  const __m512 bias0 = biasAvx512(t, 0), bias1 = biasAvx512(t, kNR);
 #pragma GCC unroll 24
-  for (int r = 0; r < 2 * MR; ++r) acc[r] = _mm512_setzero_ps();
+  for (int r = 0; r < 2 * MR; ++r) acc[r] = r % 2 ? bias1 : bias0;
   const float* a = t.a;
   const float* b = t.b;
   const int64_t second = t.b2 - t.b;  // B's second panel, as an offset from b
@@ -369,8 +454,12 @@ __attribute__((target("avx512f,avx512vl,fma"))) void packedAvx512Pair(const Pack
       acc[2 * r + 1] = _mm512_fmadd_ps(av, b1, acc[2 * r + 1]);                                  \
     }                                                                                            \
   }
-  TESSERA_PACKED_K(MR, TESSERA_STEP)
+  TESSERA_PACKED_K(TESSERA_STEP)
 #undef TESSERA_STEP
+  if (t.cBlockStride) {
+    storeNC4Avx512<MR>(acc, 2, 0, t);
+    return storeNC4Avx512<MR>(acc + 1, 2, kNR, t);
+  }
 #pragma GCC unroll 12
   for (int r = 0; r < MR; ++r) {
     if (r >= t.rows) break;
@@ -398,17 +487,22 @@ const KernelSet& kernels() {
   return k;
 }
 
-// C (+)= alpha * a rows x cols scratch tile: where a kernel could not write C whole (a partial
-// width or height, or alpha != 1).
-void storeScratch(float alpha, const float* tile, int64_t tileStride, int rows, int cols, float* c, int64_t ldc,
+// Element (m, n) of C, row-major or NC4HW4.
+inline float* cAt(const GemmArgs& g, int64_t m, int64_t n) {
+  return g.cBlockStride ? g.C + (n / 4) * g.cBlockStride + m * 4 + n % 4 : g.C + m * g.ldc + n;
+}
+
+// C (+)= alpha * a rows x cols scratch tile at (m, n) (plus the bias, when C is NC4HW4 and not
+// accumulated): where a kernel could not write C whole (a partial width or height, alpha != 1,
+// or an NC4HW4 C the kernel cannot store).
+void storeScratch(const GemmArgs& g, const float* tile, int64_t tileStride, int rows, int cols, int64_t m, int64_t n,
                   bool accumulate) {
   for (int r = 0; r < rows; ++r) {
-    float* dst = c + r * ldc;
     const float* src = tile + r * tileStride;
-    if (accumulate) {
-      for (int j = 0; j < cols; ++j) dst[j] += alpha * src[j];
-    } else {
-      for (int j = 0; j < cols; ++j) dst[j] = alpha * src[j];
+    for (int j = 0; j < cols; ++j) {
+      float& dst = *cAt(g, m + r, n + j);
+      const float start = accumulate ? dst : (g.cBlockStride && g.bias ? g.bias[n + j] : 0.f);
+      dst = start + g.alpha * src[j];
     }
   }
 }
@@ -465,14 +559,25 @@ void packAPanel(const float* a, int64_t rowStride, int64_t kStep, int64_t groupS
 }
 
 // Rows [m0, m0 + mb) x columns [nBegin, nEnd) for the K chunk [k0, k0 + kb), A packed first.
+// An NC4HW4 A (rows 4 floats apart, k adjacent) already has a panel's layout: its whole
+// panels are read in place, only a last partial one is packed.
 void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t groupStride, int64_t k0, int64_t kb,
                  int64_t m0, int64_t mb, int64_t nBegin, int64_t nEnd, bool accumulate, float* aPack) {
   const PackedKernelSet& ks = packedKernels();
   const int mr = ks.mr;
   const int64_t panelFloats = (kb + 3) / 4 * 4 * mr;
-  for (int64_t m = 0; m < mb; m += mr)
-    packAPanel(g.A, rowStride, kStep, groupStride, m0 + m, static_cast<int>(std::min<int64_t>(mr, mb - m)), mr, k0,
-               kb, aPack + m / mr * panelFloats);
+  const bool nc4A = rowStride == 4 && kStep == 1;
+  // A panel's first float and group stride.
+  auto panelA = [&](int64_t m, int rows) -> std::pair<const float*, int64_t> {
+    if (nc4A && rows == mr) return {g.A + k0 / 4 * groupStride + (m0 + m) * 4, groupStride};
+    return {aPack + m / mr * panelFloats, mr * 4};
+  };
+  for (int64_t m = 0; m < mb; m += mr) {
+    const int rows = static_cast<int>(std::min<int64_t>(mr, mb - m));
+    if (!nc4A || rows < mr)
+      packAPanel(g.A, rowStride, kStep, groupStride, m0 + m, rows, mr, k0, kb, aPack + m / mr * panelFloats);
+  }
+  const float* bias = g.cBlockStride && !accumulate ? g.bias : nullptr;
   constexpr int kScratchWidth = 2 * kNR;
   for (int64_t n0 = nBegin; n0 < nEnd;) {
     const int64_t left = nEnd - n0;
@@ -480,19 +585,24 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
     const int width = pair ? 2 * kNR : kNR;
     const int cols = static_cast<int>(std::min<int64_t>(width, left));
     const float* b = g.packedB + (n0 / kNR) * g.K * kNR + k0 * kNR;
+    const PackedKernel kernel = pair ? ks.pair : ks.single;
     for (int64_t m = 0; m < mb; m += mr) {
       const int rows = static_cast<int>(std::min<int64_t>(mr, mb - m));
-      const float* a = aPack + m / mr * panelFloats;
+      const auto [a, aStride] = panelA(m, rows);
+      if (g.cBlockStride) {  // stored whole blocks at a time, any width
+        kernel(PackedTile{a, aStride, b, b + g.K * kNR, kb, cAt(g, m0 + m, n0), 0, accumulate, rows, g.cBlockStride,
+                          cols, bias ? bias + n0 : nullptr});
+        continue;
+      }
       float* c = g.C + (m0 + m) * g.ldc + n0;
-      const PackedKernel kernel = pair ? ks.pair : ks.single;
       if (cols == width && g.alpha == 1.f) {
-        kernel(PackedTile{a, b, b + g.K * kNR, kb, c, g.ldc, accumulate, rows});
+        kernel(PackedTile{a, aStride, b, b + g.K * kNR, kb, c, g.ldc, accumulate, rows, 0, cols, nullptr});
         continue;
       }
       // A partial width (the panels' zero padding) or alpha != 1: through a scratch tile.
       alignas(64) float tile[kMaxMR * kScratchWidth];
-      kernel(PackedTile{a, b, b + g.K * kNR, kb, tile, kScratchWidth, false, rows});
-      storeScratch(g.alpha, tile, kScratchWidth, rows, cols, c, g.ldc, accumulate);
+      kernel(PackedTile{a, aStride, b, b + g.K * kNR, kb, tile, kScratchWidth, false, rows, 0, cols, nullptr});
+      storeScratch(g, tile, kScratchWidth, rows, cols, m0 + m, n0, accumulate);
     }
     n0 += width;
   }
@@ -503,16 +613,15 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
 void runTile(TileKernel kernel, int width, const GemmArgs& g, const float* a, int64_t rowStride, int64_t kStep,
              int64_t groupStride, int rows, int fullRows, const float* bPanel, int64_t kb, int64_t m, int64_t n, int cols,
              bool accumulate) {
-  float* c = g.C + m * g.ldc + n;
   const float* bNext = width > kNR ? bPanel + g.K * kNR : nullptr;  // the 24-wide kernel's second panel
-  if (rows == fullRows && cols == width && g.alpha == 1.f) {
-    kernel(Tile{a, rowStride, kStep, groupStride, rows, bPanel, bNext, kb, c, g.ldc, accumulate});
+  if (rows == fullRows && cols == width && g.alpha == 1.f && !g.cBlockStride) {
+    kernel(Tile{a, rowStride, kStep, groupStride, rows, bPanel, bNext, kb, g.C + m * g.ldc + n, g.ldc, accumulate});
     return;
   }
   constexpr int kScratchWidth = kNR + 8;
   alignas(64) float tile[kMaxMR * kScratchWidth];
   kernel(Tile{a, rowStride, kStep, groupStride, rows, bPanel, bNext, kb, tile, kScratchWidth, false});
-  storeScratch(g.alpha, tile, kScratchWidth, rows, cols, c, g.ldc, accumulate);
+  storeScratch(g, tile, kScratchWidth, rows, cols, m, n, accumulate);
 }
 
 void packedProduct(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t groupStride, int64_t mBegin,
@@ -553,10 +662,10 @@ void gemmPackB(int64_t K, int64_t N, const float* B, int64_t ldb, bool transB, f
 
 void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBegin, int64_t nEnd) {
   if (mBegin >= mEnd || nBegin >= nEnd) return;
-  if (g.K == 0) {  // empty sum: C = 0 (or unchanged when accumulating)
+  if (g.K == 0) {  // empty sum: C = 0 or the bias (or unchanged when accumulating)
     if (!g.accumulate)
       for (int64_t m = mBegin; m < mEnd; ++m)
-        std::fill(g.C + m * g.ldc + nBegin, g.C + m * g.ldc + nEnd, 0.f);
+        for (int64_t n = nBegin; n < nEnd; ++n) *cAt(g, m, n) = g.cBlockStride && g.bias ? g.bias[n] : 0.f;
     return;
   }
   const KernelSet& ks = kernels();

@@ -29,6 +29,12 @@ struct GemmArgs {
   const float* packedB = nullptr;  // from gemmPackB(K, N, ...)
   float* C = nullptr;              // element (m, n) = C[m*ldc + n]
   int64_t ldc = 0;
+  // Nonzero: C is an NC4HW4 activation written in place, element (m, n) =
+  // C[(n/4)*cBlockStride + m*4 + n%4] (ldc unused; N and the column range of each call are
+  // multiples of 4, alpha is 1). A conv's product lands in its output with no scatter after.
+  int64_t cBlockStride = 0;
+  // Optional, NC4HW4 C only: C = A*B + bias[n] (accumulate: C += A*B, bias unused).
+  const float* bias = nullptr;
   float alpha = 1.f;
   bool accumulate = false;  // C = alpha*A*B + C instead of C = alpha*A*B
 };

@@ -2,7 +2,8 @@
 //
 // Each task takes one (batch, group, tile of output positions): it gathers the tile's input
 // windows into a row-major [positions x (C/group * taps)] matrix, multiplies it by the
-// group's pre-packed weights (K x M/group) and scatters the result, plus bias, into y.
+// group's pre-packed weights (K x M/group) and writes the result, plus bias, into y (the GEMM
+// stores NC4HW4 blocks itself; other layouts go through a product tile).
 // 4-D tensors run on NC4HW4, other ranks on NCHW; the kernel reads both through
 // ChannelAddressing, so a folded (NCHW) run uses the same code. Depthwise 2-D convolutions
 // go to their own direct kernel (ConvDepthwise.cpp); 3x3 stride-1 ones with enough channels
@@ -246,26 +247,26 @@ class CpuConv final : public Execution {
       args.lda = K_;
     }
     args.packedB = packedB_ + g * gemmPackedBSize(K_, outPerGroup);
-    args.C = product;
-    args.ldc = outPerGroup;
-    gemmPackedTile(args, 0, rows, n0, n1);
-
     float* yBatch = y + n * yAddr_.batchStride;
     const float* zBatch = z ? z + n * yAddr_.batchStride : nullptr;  // Z is laid out as y
     if (yAddr_.packed && outPerGroup % kChannelPack == 0) {
-      // Whole output blocks: 4 adjacent product columns are one NC4HW4 pixel.
+      // Whole output blocks: the GEMM writes y's NC4HW4 blocks, bias included; Z and the
+      // activation follow on each block's rows while they are in cache.
+      args.C = yBatch + yChannel_[g * outPerGroup] + p0 * kChannelPack;
+      args.cBlockStride = yAddr_.spatial * kChannelPack;
+      args.bias = bias ? bias + g * outPerGroup : nullptr;
+      gemmPackedTile(args, 0, rows, n0, n1);
       for (int64_t m = n0; m < n1; m += kChannelPack) {
-        const int64_t oc = g * outPerGroup + m;
-        float b[kChannelPack];
-        for (int l = 0; l < kChannelPack; ++l) b[l] = bias ? bias[oc + l] : 0.f;
-        float* dst = yBatch + yChannel_[oc] + p0 * kChannelPack;
-        for (int64_t r = 0; r < rows; ++r)
-          for (int l = 0; l < kChannelPack; ++l) dst[r * kChannelPack + l] = product[r * outPerGroup + m + l] + b[l];
+        float* dst = yBatch + yChannel_[g * outPerGroup + m] + p0 * kChannelPack;
         if (zBatch) addSumRange(dst, zBatch + (dst - yBatch), rows * kChannelPack);
         applyFusedActivation(params_.activation, dst, rows * kChannelPack);
       }
       return;
     }
+    args.C = product;
+    args.ldc = outPerGroup;
+    gemmPackedTile(args, 0, rows, n0, n1);
+
     for (int64_t m = n0; m < n1; ++m) {
       const int64_t oc = g * outPerGroup + m;
       const float b = bias ? bias[oc] : 0.f;
