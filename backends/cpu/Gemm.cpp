@@ -14,6 +14,7 @@
 #include <cstring>
 #include <utility>
 
+#include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/CpuIsa.hpp"
 #include "tessera/ThreadPool.hpp"
 
@@ -713,20 +714,22 @@ void gemmPacked(ThreadPool& pool, const GemmArgs& g) {
     gemmPackedTile(g, 0, g.M, 0, g.N);
     return;
   }
-  // A grid of row chunks x column chunks with about one task per thread.
+  // A grid of row chunks x column chunks, about kTasksPerThread tasks per thread (rows first:
+  // a column chunk packs its rows of A again), claimed one at a time.
+  constexpr int64_t kTasksPerThread = 4;
+  const int64_t wanted = kTasksPerThread * threads;
   const int64_t rowPanels = (g.M + mr - 1) / mr;
   const int64_t colPanels = (g.N + kNR - 1) / kNR;
-  const int64_t mChunks = std::min<int64_t>(threads, rowPanels);
-  const int64_t nChunks = std::min<int64_t>((threads + mChunks - 1) / mChunks, colPanels);
+  const int64_t mChunks = std::min<int64_t>(wanted, rowPanels);
+  const int64_t nChunks = std::min<int64_t>((wanted + mChunks - 1) / mChunks, colPanels);
   const int64_t rowsPerChunk = ((rowPanels + mChunks - 1) / mChunks) * mr;
   const int64_t panelsPerChunk = (colPanels + nChunks - 1) / nChunks;
-  pool.parallelFor(mChunks * nChunks, [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; ++t) {
-      const int64_t mi = t / nChunks, ni = t % nChunks;
-      const int64_t m0 = mi * rowsPerChunk, m1 = std::min(g.M, m0 + rowsPerChunk);
-      const int64_t n0 = ni * panelsPerChunk * kNR, n1 = std::min(g.N, n0 + panelsPerChunk * kNR);
-      gemmPackedTile(g, m0, m1, n0, n1);
-    }
+  const int64_t tasks = ((g.M + rowsPerChunk - 1) / rowsPerChunk) * nChunks;
+  runClaimedTasks(pool, tasks, threads, [&](int64_t t, int64_t) {
+    const int64_t mi = t / nChunks, ni = t % nChunks;
+    const int64_t m0 = mi * rowsPerChunk, m1 = std::min(g.M, m0 + rowsPerChunk);
+    const int64_t n0 = ni * panelsPerChunk * kNR, n1 = std::min(g.N, n0 + panelsPerChunk * kNR);
+    gemmPackedTile(g, m0, m1, n0, n1);
   });
 }
 

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 
+#include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/ConvFewChannels.hpp"
 #include "backends/cpu/ConvPointwise.hpp"
 #include "backends/cpu/ConvWinograd.hpp"
@@ -173,11 +174,8 @@ class CpuConv final : public Execution {
       return Status::ok();
     }
     packedB_ = weights_.get();
-    const int workers = workers_;
-    cpuPool(*this).parallelFor(workers, [&](int64_t begin, int64_t end) {
-      for (int64_t w = begin; w < end; ++w)
-        for (int64_t t = w; t < tasks_; t += workers) runTask(t, x, bias, z, y, w);
-    }, 1);
+    runClaimedTasks(cpuPool(*this), tasks_, workers_,
+                    [&](int64_t task, int64_t worker) { runTask(task, x, bias, z, y, worker); });
     zeroPaddingLanes(y, yAddr_);
     return Status::ok();
   }
