@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
 #include "tessera/ThreadPool.hpp"
@@ -215,7 +216,7 @@ void FewChannelConv::run(ThreadPool& pool, const float* x, const float* bias, fl
   g.owHi = owHi_;
   const int64_t C = shape_.inChannels, taps = g.KH * g.KW, rows = shape_.batch * groups16_ * g.OH;
   const bool stepKnown = g.px == 1 && g.KW == 3 && g.dw == 1 && (g.sw == 1 || g.sw == 2);
-  pool.parallelFor(rows, [&](int64_t begin, int64_t end) {
+  runClaimedRanges(pool, rows, 2, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const int64_t oh = r % g.OH, g16 = (r / g.OH) % groups16_, n = r / (g.OH * groups16_);
       const float* xb = x + n * xAddr_.batchStride;
@@ -231,7 +232,7 @@ void FewChannelConv::run(ThreadPool& pool, const float* x, const float* bias, fl
       for (int64_t q = 0; q < blocks; ++q)  // the row, still in cache
         applyFusedActivation(act, yb + (g16 * 4 + q) * g.yBlockStride + oh * g.OW * 4, g.OW * 4);
     }
-  }, 4);
+  });
 #else
   (void)pool, (void)x, (void)bias, (void)y, (void)act;
 #endif

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
 #include "tessera/ThreadPool.hpp"
@@ -158,7 +159,7 @@ void PointwiseConv::run(ThreadPool& pool, const float* x, const float* bias, con
   // serve every block of a pass, so a short last pass costs more per multiply-add.
   const int64_t passes = (g.outBlocks + kMaxBlocksPerPass - 1) / kMaxBlocksPerPass;
   const int64_t perPass = (g.outBlocks + passes - 1) / passes;
-  pool.parallelFor(shape_.batch * chunks_, [&](int64_t begin, int64_t end) {
+  runClaimedRanges(pool, shape_.batch * chunks_, 1, [&](int64_t begin, int64_t end) {
     for (int64_t t = begin; t < end; ++t) {
       const int64_t n = t / chunks_, p0 = (t % chunks_) * chunk_, p1 = std::min(pixels, p0 + chunk_);
       const float* xb = x + n * xAddr_.batchStride;
@@ -176,7 +177,7 @@ void PointwiseConv::run(ThreadPool& pool, const float* x, const float* bias, con
         applyFusedActivation(act, dst, count);
       }
     }
-  }, 1);
+  });
 #else
   (void)pool, (void)x, (void)bias, (void)z, (void)y, (void)act;
 #endif

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
 #include "tessera/ThreadPool.hpp"
@@ -224,7 +225,7 @@ void Upsample2x2Transpose::run(ThreadPool& pool, const float* x, const float* bi
   g.units = 2 * blocks_;
   const bool avx512 = cpuIsa() == CpuIsa::kAvx512;
   const int64_t H = wg.input[0], rows = shape_.batch * H;
-  pool.parallelFor(rows, [&](int64_t begin, int64_t end) {
+  runClaimedRanges(pool, rows, 1, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const int64_t n = r / H, ih = r % H;
       const float* xRow = x + n * xAddr_.batchStride + ih * g.W * kChannelPack;
@@ -237,7 +238,7 @@ void Upsample2x2Transpose::run(ThreadPool& pool, const float* x, const float* bi
       for (int64_t q = 0; q < blocks_; ++q)  // the two output rows just written, still in cache
         applyFusedActivation(act, yb + q * g.yBlockStride + 2 * ih * g.OW * kChannelPack, 2 * g.OW * kChannelPack);
     }
-  }, 1);
+  });
 #else
   (void)pool, (void)x, (void)bias, (void)y, (void)act;
 #endif

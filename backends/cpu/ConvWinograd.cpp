@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
 #include "backends/cpu/Gemm.hpp"
@@ -265,11 +266,8 @@ void WinogradConv::task(int64_t t, const float* x, float* y, const FusedActivati
 void WinogradConv::run(ThreadPool& pool, const float* x, const float* bias, float* y, const FusedActivation& act) {
   u_ = weights_.get();
   for (int64_t m = 0; m < shape_.outChannels; ++m) bias_[m] = bias ? bias[m] : 0.f;  // padded to whole blocks
-  const int workers = workers_;
-  pool.parallelFor(workers, [&](int64_t begin, int64_t end) {
-    for (int64_t w = begin; w < end; ++w)
-      for (int64_t t = w; t < tasks_; t += workers) task(t, x, y, act, static_cast<int>(w));
-  }, 1);
+  runClaimedTasks(pool, tasks_, workers_,
+                  [&](int64_t t, int64_t worker) { task(t, x, y, act, static_cast<int>(worker)); });
 }
 
 }  // namespace tessera

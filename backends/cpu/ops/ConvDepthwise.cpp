@@ -11,6 +11,7 @@
 #define TESSERA_DEPTHWISE_X86 1
 #endif
 
+#include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
@@ -239,7 +240,7 @@ class CpuDepthwiseConv final : public Execution {
     float* y = outputs[0]->data<float>();
     const Tensor* zTensor = convSumInput(inputs);
     const float* z = zTensor ? zTensor->data<float>() : nullptr;
-    cpuPool(*this).parallelFor(rows, [&](int64_t begin, int64_t end) {
+    runClaimedRanges(cpuPool(*this), rows, kRowsPerClaim, [&](int64_t begin, int64_t end) {
       for (int64_t r = begin; r < end; ++r) {
         const int64_t oh = r % g.output[0];
         const int64_t plane = r / g.output[0];  // n * blocks + block
@@ -254,7 +255,7 @@ class CpuDepthwiseConv final : public Execution {
         if (z) addSumRange(yp, z + (yp - y), g.output[1] * lanes_);
         applyFusedActivation(params_.activation, yp, g.output[1] * lanes_);  // the row, still in cache
       }
-    }, 1);
+    });
     // Padding lanes: zero weights and bias give 0 unless the input lanes hold inf/nan (or an
     // activation changed them).
     if (lanes_ == kChannelPack) zeroPaddingLanes(y, ChannelAddressing(outputs[0]->shape(), Layout::kNC4HW4));
@@ -397,6 +398,7 @@ class CpuDepthwiseConv final : public Execution {
   }
 
   static constexpr int64_t kMaxWideKH = 16;
+  static constexpr int64_t kRowsPerClaim = 4;  // output rows of a block per claimed task
   const bool wide_ = cpuIsa() == CpuIsa::kAvx512;  // the 512-bit interior kernel
   ConvParams params_;
   ConvShape shape_;
