@@ -11,6 +11,7 @@
 #include "tools/onnx/FuseActivationAffine.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
 #include "tools/onnx/FuseConvAdd.hpp"
+#include "tools/onnx/KnownShapes.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
 
@@ -333,12 +334,53 @@ TEST(FuseConvAdd, LeavesSharedOutputsBroadcastsUnknownShapesAndFusedActivations)
   Graph changed = *build(g);
   EXPECT_EQ(fuseConvAdd(&changed), 0);
 
-  GraphBuilder dynamic;  // shapes known only at run time
-  dynamic.input("x", DataType::kF32, {1, 3, -1, -1});
-  dynamic.output(dynamic.op1("Add", {dynamic.op1("Conv", {"x", dynamic.constant("w", randomTensor({3, 3, 1, 1}, 1))}),
-                                     "x"}));
+  // Dynamic sizes: Y and Z whose shapes differ for some input sizes (a stride-2 conv
+  // upsampled 2x matches x only at even sizes; a mean over H broadcasts) stay an Add.
+  GraphBuilder dynamic;
+  dynamic.input("x", DataType::kF32, {-1, 3, -1, -1});
+  const std::string wd = dynamic.constant("w", randomTensor({3, 3, 3, 3}, 1));
+  Attributes stride2;
+  stride2.setInts("strides", {2, 2});
+  stride2.setInts("pads", {1, 1, 1, 1});
+  Attributes nearest;
+  nearest.setString("mode", "nearest");
+  const std::string up = dynamic.op1(
+      "Resize", {dynamic.op1("Conv", {"x", wd}, stride2), "", dynamic.constant("scales", [] {
+                   Tensor t = Tensor::hostAllocate({4}, DataType::kF32);
+                   const float v[4] = {1.f, 1.f, 2.f, 2.f};
+                   std::copy(v, v + 4, t.data<float>());
+                   return t;
+                 }())},
+      nearest);
+  const std::string upConv = dynamic.op1("Conv", {up, dynamic.constant("w1", randomTensor({3, 3, 1, 1}, 2))});
+  dynamic.output(dynamic.op1("Add", {upConv, "x"}));
+  Attributes meanOverH;
+  meanOverH.setInts("axes", {2});
+  dynamic.output(dynamic.op1("Add", {dynamic.op1("Conv", {"x", dynamic.constant("w2", randomTensor({3, 3, 1, 1}, 3))}),
+                                     dynamic.op1("ReduceMean", {"x"}, meanOverH)}));
   changed = *build(dynamic);
+  // The shapes are worked out, not unknown: at an even size the upsampled path matches x.
+  const auto even = pass::knownShapes(changed, 90), odd = pass::knownShapes(changed, 67);
+  ASSERT_TRUE(even.count(upConv) && odd.count(upConv));
+  EXPECT_EQ(even.at(upConv), even.at("x"));
+  EXPECT_NE(odd.at(upConv), odd.at("x"));
   EXPECT_EQ(fuseConvAdd(&changed), 0);
+}
+
+// Dynamic sizes whose Y and Z agree at every size (a residual block of convs that keep the
+// size): fused, as with every dim given.
+TEST(FuseConvAdd, FusesResidualBlocksOfDynamicSize) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {-1, 3, -1, -1});
+  Attributes same;
+  same.setInts("pads", {1, 1, 1, 1});
+  const std::string h = g.op1("Conv", {"x", g.constant("w", randomTensor({3, 3, 3, 3}, 1))}, same);
+  g.output(g.op1("Add", {"x", g.op1("Conv", {h, g.constant("w1", randomTensor({3, 3, 1, 1}, 2))})}));
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseConvAdd(&changed), 1);
+  EXPECT_EQ(changed.nodes.back().opType, "Conv");
+  ASSERT_EQ(changed.nodes.back().inputs.size(), 4u);
+  EXPECT_EQ(changed.nodes.back().inputs[3], "x");
 }
 
 // x + x * s with s a fused-activation Conv (PP-OCRv4 det's RSE block: s = HardSigmoid(Conv(

@@ -5,15 +5,20 @@
 namespace tessera {
 namespace pass {
 
-std::map<std::string, Shape> knownShapes(const Graph& g) {
+std::map<std::string, Shape> knownShapes(const Graph& g, int64_t probe) {
   // Values as the shape functions see them: initializers with their data (a Reshape target),
   // everything else a shape and dtype without data, as during planning.
   std::map<std::string, Tensor> values;
   for (const auto& kv : g.initializers) values[kv.first] = kv.second;
   for (const ValueInfo& in : g.inputs) {
-    bool known = in.hasShape;
-    for (int64_t d : in.dims) known = known && d >= 0;
-    if (known) values[in.name] = Tensor(Shape(in.dims.begin(), in.dims.end()), in.dtype);
+    if (!in.hasShape) continue;
+    Shape dims(in.dims.begin(), in.dims.end());
+    bool known = true;
+    for (int64_t& d : dims) {
+      if (d < 0 && probe > 0) d = probe;
+      known = known && d >= 0;
+    }
+    if (known) values[in.name] = Tensor(dims, in.dtype);
   }
   for (const Node& node : g.nodes) {
     std::vector<const Tensor*> inputs;

@@ -4,6 +4,7 @@
 // computed at run time, a node whose shape function fails here). For passes whose rewrite is
 // exact only for some shapes (FuseConvAdd).
 #pragma once
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -13,7 +14,10 @@
 namespace tessera {
 namespace pass {
 
-std::map<std::string, Shape> knownShapes(const Graph& g);
+// probe > 0: every dynamic dim of the graph inputs takes that value (the shapes then hold for
+// inputs of that size; a pass compares values under two probes to see shapes that agree for
+// any size, e.g. a residual block's two operands).
+std::map<std::string, Shape> knownShapes(const Graph& g, int64_t probe = 0);
 
 }  // namespace pass
 }  // namespace tessera
