@@ -142,7 +142,10 @@ class CpuConv final : public Execution {
       tasks_ = rowTasks * colChunks_;
     }
     workers_ = static_cast<int>(std::min<int64_t>(threads, tasks_));
-    scratchPerWorker_ = tileRows_ * (colWidth() + shape_.outPerGroup() + 1) + taps_;
+    // Per worker: the im2col tile, the product tile (only where the GEMM cannot write y's
+    // NC4HW4 blocks itself) and the tap offsets.
+    const int64_t productWidth = nc4Output() ? 0 : shape_.outPerGroup();
+    scratchPerWorker_ = tileRows_ * (colWidth() + productWidth + 1) + taps_;
     scratch_.assign(scratchPerWorker_ * std::max(workers_, 1), 0.f);
     tapOffsets_.assign(taps_ * std::max(workers_, 1), 0);
     return Status::ok();
@@ -183,6 +186,8 @@ class CpuConv final : public Execution {
  private:
   int64_t tilesPerGroup(int64_t rows) const { return (positions_ + rows - 1) / rows; }
   int64_t colWidth() const { return direct_ ? 0 : K_; }  // floats per im2col row
+  // y in whole NC4HW4 blocks per group: the GEMM stores them, bias included.
+  bool nc4Output() const { return yAddr_.packed && shape_.outPerGroup() % kChannelPack == 0; }
 
   // Position in K of (channel c of the group, tap t) under order_.
   int64_t kIndex(int64_t c, int64_t t) const {
@@ -247,7 +252,7 @@ class CpuConv final : public Execution {
     args.packedB = packedB_ + g * gemmPackedBSize(K_, outPerGroup);
     float* yBatch = y + n * yAddr_.batchStride;
     const float* zBatch = z ? z + n * yAddr_.batchStride : nullptr;  // Z is laid out as y
-    if (yAddr_.packed && outPerGroup % kChannelPack == 0) {
+    if (nc4Output()) {
       // Whole output blocks: the GEMM writes y's NC4HW4 blocks, bias included; Z and the
       // activation follow on each block's rows while they are in cache.
       args.C = yBatch + yChannel_[g * outPerGroup] + p0 * kChannelPack;
