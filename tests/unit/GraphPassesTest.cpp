@@ -356,14 +356,17 @@ TEST(FuseConvAdd, LeavesSharedOutputsBroadcastsUnknownShapesAndFusedActivations)
   dynamic.output(dynamic.op1("Add", {upConv, "x"}));
   Attributes meanOverH;
   meanOverH.setInts("axes", {2});
+  const std::string mean = dynamic.op1("ReduceMean", {"x"}, meanOverH);
   dynamic.output(dynamic.op1("Add", {dynamic.op1("Conv", {"x", dynamic.constant("w2", randomTensor({3, 3, 1, 1}, 3))}),
-                                     dynamic.op1("ReduceMean", {"x"}, meanOverH)}));
+                                     mean}));
   changed = *build(dynamic);
   // The shapes are worked out, not unknown: at an even size the upsampled path matches x.
   const auto even = pass::knownShapes(changed, 90), odd = pass::knownShapes(changed, 67);
   ASSERT_TRUE(even.count(upConv) && odd.count(upConv));
   EXPECT_EQ(even.at(upConv), even.at("x"));
   EXPECT_NE(odd.at(upConv), odd.at("x"));
+  ASSERT_TRUE(even.count(mean));
+  EXPECT_EQ(even.at(mean), (Shape{90, 3, 1, 90}));  // broadcasts against the conv's output
   EXPECT_EQ(fuseConvAdd(&changed), 0);
 }
 
