@@ -493,6 +493,9 @@ inline float* cAt(const GemmArgs& g, int64_t m, int64_t n) {
   return g.cBlockStride ? g.C + (n / 4) * g.cBlockStride + m * 4 + n % 4 : g.C + m * g.ldc + n;
 }
 
+// What column n's sums start from when C is not accumulated: the bias (NC4HW4 C) or 0.
+inline float sumStart(const GemmArgs& g, int64_t n) { return g.cBlockStride && g.bias ? g.bias[n] : 0.f; }
+
 // C (+)= alpha * a rows x cols scratch tile at (m, n) (plus the bias, when C is NC4HW4 and not
 // accumulated): where a kernel could not write C whole (a partial width or height, alpha != 1,
 // or an NC4HW4 C the kernel cannot store).
@@ -502,7 +505,7 @@ void storeScratch(const GemmArgs& g, const float* tile, int64_t tileStride, int 
     const float* src = tile + r * tileStride;
     for (int j = 0; j < cols; ++j) {
       float& dst = *cAt(g, m + r, n + j);
-      const float start = accumulate ? dst : (g.cBlockStride && g.bias ? g.bias[n + j] : 0.f);
+      const float start = accumulate ? dst : sumStart(g, n + j);
       dst = start + g.alpha * src[j];
     }
   }
@@ -666,7 +669,7 @@ void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBe
   if (g.K == 0) {  // empty sum: C = 0 or the bias (or unchanged when accumulating)
     if (!g.accumulate)
       for (int64_t m = mBegin; m < mEnd; ++m)
-        for (int64_t n = nBegin; n < nEnd; ++n) *cAt(g, m, n) = g.cBlockStride && g.bias ? g.bias[n] : 0.f;
+        for (int64_t n = nBegin; n < nEnd; ++n) *cAt(g, m, n) = sumStart(g, n);
     return;
   }
   const KernelSet& ks = kernels();
