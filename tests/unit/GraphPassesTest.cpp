@@ -335,7 +335,8 @@ TEST(FuseConvAdd, LeavesSharedOutputsBroadcastsUnknownShapesAndFusedActivations)
   EXPECT_EQ(fuseConvAdd(&changed), 0);
 
   // Dynamic sizes: Y and Z whose shapes differ for some input sizes (a stride-2 conv
-  // upsampled 2x matches x only at even sizes; a mean over H broadcasts) stay an Add.
+  // upsampled 2x matches x only at even sizes; x with H and W swapped only when square; a
+  // mean over H broadcasts) stay an Add.
   GraphBuilder dynamic;
   dynamic.input("x", DataType::kF32, {-1, 3, -1, -1});
   const std::string wd = dynamic.constant("w", randomTensor({3, 3, 3, 3}, 1));
@@ -356,6 +357,11 @@ TEST(FuseConvAdd, LeavesSharedOutputsBroadcastsUnknownShapesAndFusedActivations)
   dynamic.output(dynamic.op1("Add", {upConv, "x"}));
   Attributes meanOverH;
   meanOverH.setInts("axes", {2});
+  // H and W swapped: the same shape only for square inputs.
+  Attributes swapHW;
+  swapHW.setInts("perm", {0, 1, 3, 2});
+  dynamic.output(dynamic.op1("Add", {dynamic.op1("Conv", {"x", dynamic.constant("w3", randomTensor({3, 3, 1, 1}, 4))}),
+                                     dynamic.op1("Transpose", {"x"}, swapHW)}));
   const std::string mean = dynamic.op1("ReduceMean", {"x"}, meanOverH);
   dynamic.output(dynamic.op1("Add", {dynamic.op1("Conv", {"x", dynamic.constant("w2", randomTensor({3, 3, 1, 1}, 3))}),
                                      mean}));
@@ -366,7 +372,7 @@ TEST(FuseConvAdd, LeavesSharedOutputsBroadcastsUnknownShapesAndFusedActivations)
   EXPECT_EQ(even.at(upConv), even.at("x"));
   EXPECT_NE(odd.at(upConv), odd.at("x"));
   ASSERT_TRUE(even.count(mean));
-  EXPECT_EQ(even.at(mean), (Shape{90, 3, 1, 90}));  // broadcasts against the conv's output
+  EXPECT_EQ(even.at(mean), (Shape{90, 3, 1, 102}));  // broadcasts against the conv's output
   EXPECT_EQ(fuseConvAdd(&changed), 0);
 }
 

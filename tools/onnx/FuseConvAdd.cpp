@@ -34,9 +34,10 @@ int fuseConvAdd(Graph* graph) {
   }
   if (candidates.empty()) return 0;
   // Y and Z must have one shape for every input size (else the Add broadcasts, which Z does
-  // not): equal with the inputs' dynamic dims at two sizes unlike in parity and modulo 3
-  // (a rounded size, e.g. stride 2 then 2x upsampling, matches the input's only at some),
-  // or equal when every dim is given. A size where they differ after all is a clear error
+  // not): equal with the inputs' dynamic dims at two sets of sizes unlike in parity and
+  // modulo 3 (a rounded size, e.g. stride 2 then 2x upsampling, matches the input's only at
+  // some; each dim its own size, so H and W swapped differ), or equal when every dim is
+  // given. A size where they differ after all is a clear error
   // at planning (Conv's shape function checks Z), not a wrong result.
   constexpr int64_t kProbes[2] = {67, 90};
   const auto shapesA = pass::knownShapes(g, kProbes[0]);

@@ -10,12 +10,13 @@ std::map<std::string, Shape> knownShapes(const Graph& g, int64_t probe) {
   // everything else a shape and dtype without data, as during planning.
   std::map<std::string, Tensor> values;
   for (const auto& kv : g.initializers) values[kv.first] = kv.second;
+  int64_t dynamicDims = 0;
   for (const ValueInfo& in : g.inputs) {
     if (!in.hasShape) continue;
     Shape dims(in.dims.begin(), in.dims.end());
     bool known = true;
     for (int64_t& d : dims) {
-      if (d < 0 && probe > 0) d = probe;
+      if (d < 0 && probe > 0) d = probe + 6 * dynamicDims++;
       known = known && d >= 0;
     }
     if (known) values[in.name] = Tensor(dims, in.dtype);

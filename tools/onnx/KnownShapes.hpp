@@ -14,9 +14,10 @@
 namespace tessera {
 namespace pass {
 
-// probe > 0: every dynamic dim of the graph inputs takes that value (the shapes then hold for
-// inputs of that size; a pass compares values under two probes to see shapes that agree for
-// any size, e.g. a residual block's two operands).
+// probe > 0: the graph inputs' dynamic dims take the values probe, probe + 6, probe + 12, ...
+// in order (each its own value, so that a transposed H and W differ; all alike modulo 2 and
+// 3). The shapes then hold for inputs of those sizes; a pass compares values under two
+// probes to see shapes that agree for any size, e.g. a residual block's two operands.
 std::map<std::string, Shape> knownShapes(const Graph& g, int64_t probe = 0);
 
 }  // namespace pass
