@@ -7,7 +7,9 @@
 // Session's view of it, reads old values or freed memory (the sanitizer builds run this
 // too). Every run's outputs must keep their values after later runs (a download left
 // pointing at an earlier run's output would overwrite it). Also an input that is an output
-// as well, read back on the host: still copied into the Session.
+// as well, read back on the host: still copied into the Session. And a map handed to run()
+// again: its tensors that nothing else holds are refilled in place, never one the caller
+// kept a copy of.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -111,6 +113,59 @@ TEST(CallerTensorsInPlace, CpuLayoutCopiesReadAndWriteTheCallersTensors) {
   }
   for (size_t run = 0; run < results.size(); ++run)
     expectClose(results[run].first, results[run].second, 1e-5, 1e-5, "run " + std::to_string(run) + ", after all runs");
+}
+
+// The outputs map of one run handed to the next: a tensor only the map holds, of the
+// output's shape and type, is refilled in place (no fresh memory each run); one the caller
+// also kept, or of another shape or type, is left alone and the output gets new memory. Every
+// backend at hand, with an output written three ways: by a kernel (Relu on the CPU, copied
+// to the caller), by a copy step (the CPU's NC4HW4 -> NCHW after a Conv) or by a download.
+TEST(CallerTensorsInPlace, RunRefillsOutputsOnlyTheMapHolds) {
+  for (BackendType b : availableBackends()) {
+    for (bool conv : {false, true}) {
+      const std::string where = std::string(backendTypeName(b)) + (conv ? ", Conv" : ", Relu");
+      SessionOptions o;
+      o.backends = {b};
+      std::unique_ptr<Session> s;
+      std::string y;
+      Tensor w;
+      std::shared_ptr<Graph> g = conv ? pointwiseGraph(&y, &w) : reluGraph(false, &y);
+      ASSERT_TRUE(Session::create(g, o, &s).isOk()) << where;
+      const Shape small = conv ? Shape{1, 3, 4, 9} : Shape{1, 5, 7}, large = conv ? Shape{2, 3, 4, 9} : Shape{2, 5, 7};
+      std::map<std::string, Tensor> outs;
+      // Runs x (seeded) and checks y against a fresh Session-independent run of the same
+      // graph: a second Session, its own map each time.
+      auto runAndCheck = [&](const Shape& shape, uint32_t seed, const std::string& what) -> Tensor {
+        const Tensor x = randomTensor(shape, seed, -1.f, 1.f);
+        std::unique_ptr<Session> ref;
+        EXPECT_TRUE(Session::create(g, o, &ref).isOk());
+        std::map<std::string, Tensor> expected;
+        EXPECT_TRUE(ref->run({{"x", x}}, &expected).isOk());
+        const Status st = s->run({{"x", x}}, &outs);
+        EXPECT_TRUE(st.isOk()) << where << ", " << what << ": " << st.message();
+        expectClose(outs.at(y), expected.at(y), 0, 0, where + ", " + what);
+        return expected.at(y);
+      };
+      runAndCheck(small, 1, "first run");
+      const void* first = outs.at(y).data();
+      runAndCheck(small, 2, "second run");
+      EXPECT_EQ(outs.at(y).data(), first) << where << ": the map's tensor was not refilled";
+      const Tensor kept = outs.at(y);  // the caller keeps run 2's result
+      const Tensor keptValues = runAndCheck(small, 2, "run 2 again");
+      runAndCheck(small, 3, "third run, run 2's result kept");
+      EXPECT_NE(outs.at(y).data(), first) << where << ": a tensor the caller kept was overwritten";
+      expectClose(kept, keptValues, 0, 0, where + ", the kept result after the third run");
+      const void* third = outs.at(y).data();
+      runAndCheck(large, 4, "another shape");
+      EXPECT_NE(outs.at(y).data(), third) << where;
+      EXPECT_EQ(outs.at(y).shape()[0], 2) << where;
+      outs[y] = Tensor::hostAllocate(outs.at(y).shape(), DataType::kI32);  // the right shape, another type
+      const void* wrongType = outs.at(y).data();
+      runAndCheck(large, 5, "a tensor of another type in the map");
+      EXPECT_NE(outs.at(y).data(), wrongType) << where;
+      EXPECT_EQ(outs.at(y).dtype(), DataType::kF32) << where;
+    }
+  }
 }
 
 }  // namespace

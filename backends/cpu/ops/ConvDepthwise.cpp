@@ -26,15 +26,18 @@ bool isDepthwiseConv2D(const ConvShape& c) {
 
 namespace {
 
-// One output row's interior stretch for stride 1 on NC4HW4: window rows `rows` (input row
-// pointers at output column 0, null for rows in the padding), taps `wBlock` [KH][KW][4].
-struct InteriorRow {
+// One output row of a channel block on NC4HW4: window rows `rows` (null for rows in the
+// padding), each pointing at the input pixel of output 0's first tap (pixel -pw: with the
+// stride, pixel sw * ow - pw + kw * dw of the row is tap kw of output ow), taps `wBlock`
+// [KH][KW][4].
+struct DepthwiseRow {
   const float* const* rows;
   const float* wBlock;
   const float* bias;
   int64_t KH, KW, dw;
   float* y;
-  int64_t ow0, count;  // outputs [ow0, ow0 + count), a multiple of 4
+  int64_t W, OW, pw;   // the input row's pixels, the output row's, the padding before
+  int64_t ow0, count;  // for interiorRowAvx512: outputs [ow0, ow0 + count), a multiple of 4
 };
 
 #ifdef TESSERA_DEPTHWISE_X86
@@ -58,110 +61,151 @@ __attribute__((target("avx512f"), always_inline)) inline void rowTaps(const floa
   for (int k = 0; k < KW; ++k) w[k] = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(wr + 4 * k));
 }
 
-// 32 outputs of a row for KW = 3 or 5 without dilation: each window row's 36 input pixels are
-// loaded once, in 9 vectors, and the taps one to three pixels over are built from neighbouring
-// vectors (valignd) instead of loaded at 4-float offsets, which split cache lines. Eight
-// accumulators keep both FMA pipes busy through the multiply-add latency. One thread, rec's 5x5
-// on 240 channels at 6x160 in a standalone loop: 64 -> 167-173 GFLOP/s.
-template <int KW>
-__attribute__((target("avx512f,fma"))) int64_t interior32(const InteriorRow& r, __m512 bias) {
-  constexpr int V = 8;
-  // The last vector holds only the KW - 1 pixels past the 32 (masked: nothing past them is read).
-  constexpr __mmask16 kTail = static_cast<__mmask16>((1u << ((KW - 1) * 4)) - 1);
-  const int64_t end = r.ow0 + r.count;
-  int64_t ow = r.ow0;
-  for (; ow + 4 * V <= end; ow += 4 * V) {
-    __m512 acc[V];
-#pragma GCC unroll 8
-    for (int i = 0; i < V; ++i) acc[i] = bias;
-    for (int64_t kh = 0; kh < r.KH; ++kh) {
-      if (!r.rows[kh]) continue;
-      const float* xr = r.rows[kh] + ow * 4;
-      __m512i x[V + 1];
-#pragma GCC unroll 8
-      for (int i = 0; i < V; ++i) x[i] = _mm512_loadu_si512(xr + 16 * i);
-      x[V] = _mm512_maskz_loadu_epi32(kTail, xr + 16 * V);
-      __m512 w[KW];
-      rowTaps<KW>(r.wBlock, kh, w);
-#pragma GCC unroll 8
-      for (int i = 0; i < V; ++i) {
-        acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(x[i]), w[0], acc[i]);
-        acc[i] = _mm512_fmadd_ps(shifted<1>(x[i + 1], x[i]), w[1], acc[i]);
-        acc[i] = _mm512_fmadd_ps(shifted<2>(x[i + 1], x[i]), w[2], acc[i]);
-        if constexpr (KW == 5) {
-          acc[i] = _mm512_fmadd_ps(shifted<3>(x[i + 1], x[i]), w[3], acc[i]);
-          acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(x[i + 1]), w[4], acc[i]);
-        }
-      }
-    }
-    float* y = r.y + ow * 4;
-#pragma GCC unroll 8
-    for (int i = 0; i < V; ++i) _mm512_storeu_ps(y + 16 * i, acc[i]);
-  }
-  return ow;
+// Which lanes of the vector of pixels [p, p + 4) lie inside [0, n): 4 lanes a pixel.
+inline __mmask16 insideLanes(int64_t p, int64_t n) {
+  const int64_t lo = std::clamp<int64_t>(-p, 0, 4), hi = std::clamp<int64_t>(n - p, 0, 4);
+  return static_cast<__mmask16>((0xFFFFu >> (16 - 4 * hi)) & (0xFFFFu << (4 * lo)));
 }
 
-// Stride 2, KW = 3 or 5, no dilation: 16 outputs a step from the 33-35 input pixels they read,
-// loaded once in 9 vectors. The even pixels of two neighbouring vectors are one 128-bit lane
-// shuffle (vshuff32x4), the odd ones another, and the taps two or four pixels over are those
-// shifted by a lane (valignd): no 4-float-offset loads, no per-pixel gathers. `rows` point at
-// input column 0 of the output row (stride applied: pixel 2 * ow + kw of the row is tap kw of
-// output ow).
-template <int KW>
-__attribute__((target("avx512f,fma"))) int64_t interiorStride2(const InteriorRow& r) {
-  constexpr int V = 4;  // output vectors a step
-  const __m512 bias = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(r.bias));
-  // The 9th vector holds only pixels 32 .. 32 + KW - 3 (masked: nothing past them is read).
-  constexpr __mmask16 kTail = static_cast<__mmask16>((1u << ((KW - 2) * 4)) - 1);
-  const int64_t end = r.ow0 + r.count;
-  int64_t ow = r.ow0;
-  for (; ow + 4 * V <= end; ow += 4 * V) {
-    __m512 acc[V];
-#pragma GCC unroll 4
-    for (int i = 0; i < V; ++i) acc[i] = bias;
-    for (int64_t kh = 0; kh < r.KH; ++kh) {
-      if (!r.rows[kh]) continue;
-      const float* xr = r.rows[kh] + 2 * ow * 4;
-      __m512 x[2 * V + 1];
+// A whole output row for stride 1, KW = 3 or 5, no dilation, 32 outputs a step: each window
+// row's 36 input pixels are loaded once, in 9 vectors, and the taps one to three pixels over
+// are built from neighbouring vectors (valignd) instead of loaded at 4-float offsets, which
+// split cache lines. Eight accumulators keep both FMA pipes busy through the multiply-add
+// latency. A step whose window reaches into the padding, or whose outputs pass the row's
+// end (EDGE), loads and stores through lane masks: the padding reads as zeros and nothing
+// outside the row is touched. The row's ends thus cost one step each; they had gone through
+// per-pixel paths that took as long as the rest of the row (80-wide rows: 16 of 80 outputs,
+// half of the op's time). One thread, rec's 5x5 on 240 channels at 6x160 in a standalone
+// loop: 64 -> 167-173 GFLOP/s for the steps inside.
+template <int KW, bool EDGE, int V = 8>
+__attribute__((target("avx512f,fma"), always_inline)) inline void stride1Step(const DepthwiseRow& r, int64_t ow,
+                                                                                __m512 bias) {
+  // The last vector holds only the KW - 1 pixels past the 4V (nothing past them is read).
+  constexpr __mmask16 kTail = static_cast<__mmask16>((1u << ((KW - 1) * 4)) - 1);
+  __mmask16 in[V + 1], out[V];
 #pragma GCC unroll 8
-      for (int i = 0; i < 2 * V; ++i) x[i] = _mm512_loadu_ps(xr + 16 * i);
-      x[2 * V] = _mm512_maskz_loadu_ps(kTail, xr + 16 * 2 * V);
-      __m512i even[V + 1], odd[V + 1];  // pixels 8i, 8i+2, 8i+4, 8i+6 and 8i+1, ..., 8i+7
-#pragma GCC unroll 4
-      for (int i = 0; i < V; ++i) {
-        even[i] = lanes<_MM_SHUFFLE(2, 0, 2, 0)>(x[2 * i], x[2 * i + 1]);
-        odd[i] = lanes<_MM_SHUFFLE(3, 1, 3, 1)>(x[2 * i], x[2 * i + 1]);
-      }
-      even[V] = lanes<_MM_SHUFFLE(2, 0, 2, 0)>(x[2 * V], x[2 * V]);  // pixels 32, 34 in lanes 0, 1
-      odd[V] = lanes<_MM_SHUFFLE(3, 1, 3, 1)>(x[2 * V], x[2 * V]);   // pixel 33 in lane 0
-      __m512 w[KW];
-      rowTaps<KW>(r.wBlock, kh, w);
-#pragma GCC unroll 4
-      for (int i = 0; i < V; ++i) {
-        acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(even[i]), w[0], acc[i]);
-        acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(odd[i]), w[1], acc[i]);
-        acc[i] = _mm512_fmadd_ps(shifted<1>(even[i + 1], even[i]), w[2], acc[i]);
-        if constexpr (KW == 5) {
-          acc[i] = _mm512_fmadd_ps(shifted<1>(odd[i + 1], odd[i]), w[3], acc[i]);
-          acc[i] = _mm512_fmadd_ps(shifted<2>(even[i + 1], even[i]), w[4], acc[i]);
-        }
+  for (int i = 0; i <= V; ++i) in[i] = EDGE ? insideLanes(ow - r.pw + 4 * i, r.W) : 0xFFFF;
+  in[V] &= kTail;
+#pragma GCC unroll 8
+  for (int i = 0; i < V; ++i) out[i] = EDGE ? insideLanes(ow + 4 * i, r.OW) : 0xFFFF;
+  __m512 acc[V];
+#pragma GCC unroll 8
+  for (int i = 0; i < V; ++i) acc[i] = bias;
+  for (int64_t kh = 0; kh < r.KH; ++kh) {
+    if (!r.rows[kh]) continue;
+    const float* xr = r.rows[kh] + ow * 4;
+    __m512i x[V + 1];
+#pragma GCC unroll 8
+    for (int i = 0; i < V; ++i) x[i] = EDGE ? _mm512_maskz_loadu_epi32(in[i], xr + 16 * i) : _mm512_loadu_si512(xr + 16 * i);
+    x[V] = _mm512_maskz_loadu_epi32(in[V], xr + 16 * V);
+    __m512 w[KW];
+    rowTaps<KW>(r.wBlock, kh, w);
+#pragma GCC unroll 8
+    for (int i = 0; i < V; ++i) {
+      acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(x[i]), w[0], acc[i]);
+      acc[i] = _mm512_fmadd_ps(shifted<1>(x[i + 1], x[i]), w[1], acc[i]);
+      acc[i] = _mm512_fmadd_ps(shifted<2>(x[i + 1], x[i]), w[2], acc[i]);
+      if constexpr (KW == 5) {
+        acc[i] = _mm512_fmadd_ps(shifted<3>(x[i + 1], x[i]), w[3], acc[i]);
+        acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(x[i + 1]), w[4], acc[i]);
       }
     }
-    float* y = r.y + ow * 4;
-#pragma GCC unroll 4
-    for (int i = 0; i < V; ++i) _mm512_storeu_ps(y + 16 * i, acc[i]);
   }
-  return ow;
+  float* y = r.y + ow * 4;
+#pragma GCC unroll 8
+  for (int i = 0; i < V; ++i) {
+    if (EDGE) _mm512_mask_storeu_ps(y + 16 * i, out[i], acc[i]);
+    else _mm512_storeu_ps(y + 16 * i, acc[i]);
+  }
+}
+
+template <int KW>
+__attribute__((target("avx512f,fma"))) void rowStride1(const DepthwiseRow& r) {
+  constexpr int kStep = 32;
+  const __m512 bias = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(r.bias));
+  for (int64_t ow = 0; ow < r.OW; ow += kStep) {
+    // Inside: pixels [ow - pw, ow - pw + 32 + KW - 1) within the row, outputs within OW.
+    const bool inside = ow - r.pw >= 0 && ow - r.pw + kStep + KW - 1 <= r.W && ow + kStep <= r.OW;
+    if (inside) stride1Step<KW, false>(r, ow, bias);
+    else if (r.OW - ow <= kStep / 2) stride1Step<KW, true, 4>(r, ow, bias);  // a last half step
+    else stride1Step<KW, true>(r, ow, bias);
+  }
+}
+
+// A whole output row for stride 2, KW = 3 or 5, no dilation: 16 outputs a step from the 33-35
+// input pixels they read, loaded once in 9 vectors. The even pixels of two neighbouring
+// vectors are one 128-bit lane shuffle (vshuff32x4), the odd ones another, and the taps two
+// or four pixels over are those shifted by a lane (valignd): no 4-float-offset loads, no
+// per-pixel gathers. The row's ends go through lane masks as in stride1Step.
+template <int KW, bool EDGE>
+__attribute__((target("avx512f,fma"), always_inline)) inline void stride2Step(const DepthwiseRow& r, int64_t ow,
+                                                                                __m512 bias) {
+  constexpr int V = 4;  // output vectors a step
+  // The 9th vector holds only pixels 32 .. 32 + KW - 3 (nothing past them is read).
+  constexpr __mmask16 kTail = static_cast<__mmask16>((1u << ((KW - 2) * 4)) - 1);
+  __mmask16 in[2 * V + 1], out[V];
+#pragma GCC unroll 8
+  for (int i = 0; i <= 2 * V; ++i) in[i] = EDGE ? insideLanes(2 * ow - r.pw + 4 * i, r.W) : 0xFFFF;
+  in[2 * V] &= kTail;
+#pragma GCC unroll 4
+  for (int i = 0; i < V; ++i) out[i] = EDGE ? insideLanes(ow + 4 * i, r.OW) : 0xFFFF;
+  __m512 acc[V];
+#pragma GCC unroll 4
+  for (int i = 0; i < V; ++i) acc[i] = bias;
+  for (int64_t kh = 0; kh < r.KH; ++kh) {
+    if (!r.rows[kh]) continue;
+    const float* xr = r.rows[kh] + 2 * ow * 4;
+    __m512 x[2 * V + 1];
+#pragma GCC unroll 8
+    for (int i = 0; i < 2 * V; ++i) x[i] = EDGE ? _mm512_maskz_loadu_ps(in[i], xr + 16 * i) : _mm512_loadu_ps(xr + 16 * i);
+    x[2 * V] = _mm512_maskz_loadu_ps(in[2 * V], xr + 16 * 2 * V);
+    __m512i even[V + 1], odd[V + 1];  // pixels 8i, 8i+2, 8i+4, 8i+6 and 8i+1, ..., 8i+7
+#pragma GCC unroll 4
+    for (int i = 0; i < V; ++i) {
+      even[i] = lanes<_MM_SHUFFLE(2, 0, 2, 0)>(x[2 * i], x[2 * i + 1]);
+      odd[i] = lanes<_MM_SHUFFLE(3, 1, 3, 1)>(x[2 * i], x[2 * i + 1]);
+    }
+    even[V] = lanes<_MM_SHUFFLE(2, 0, 2, 0)>(x[2 * V], x[2 * V]);  // pixels 32, 34 in lanes 0, 1
+    odd[V] = lanes<_MM_SHUFFLE(3, 1, 3, 1)>(x[2 * V], x[2 * V]);   // pixel 33 in lane 0
+    __m512 w[KW];
+    rowTaps<KW>(r.wBlock, kh, w);
+#pragma GCC unroll 4
+    for (int i = 0; i < V; ++i) {
+      acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(even[i]), w[0], acc[i]);
+      acc[i] = _mm512_fmadd_ps(_mm512_castsi512_ps(odd[i]), w[1], acc[i]);
+      acc[i] = _mm512_fmadd_ps(shifted<1>(even[i + 1], even[i]), w[2], acc[i]);
+      if constexpr (KW == 5) {
+        acc[i] = _mm512_fmadd_ps(shifted<1>(odd[i + 1], odd[i]), w[3], acc[i]);
+        acc[i] = _mm512_fmadd_ps(shifted<2>(even[i + 1], even[i]), w[4], acc[i]);
+      }
+    }
+  }
+  float* y = r.y + ow * 4;
+#pragma GCC unroll 4
+  for (int i = 0; i < V; ++i) {
+    if (EDGE) _mm512_mask_storeu_ps(y + 16 * i, out[i], acc[i]);
+    else _mm512_storeu_ps(y + 16 * i, acc[i]);
+  }
+}
+
+template <int KW>
+__attribute__((target("avx512f,fma"))) void rowStride2(const DepthwiseRow& r) {
+  constexpr int kStep = 16;
+  const __m512 bias = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(r.bias));
+  for (int64_t ow = 0; ow < r.OW; ow += kStep) {
+    // Inside: pixels [2 ow - pw, 2 ow - pw + 32 + KW - 2) within the row, outputs within OW.
+    const bool inside = 2 * ow - r.pw >= 0 && 2 * ow - r.pw + 2 * kStep + KW - 2 <= r.W && ow + kStep <= r.OW;
+    if (inside) stride2Step<KW, false>(r, ow, bias);
+    else stride2Step<KW, true>(r, ow, bias);
+  }
 }
 
 // Four adjacent pixels of a block are 16 contiguous floats, so one 512-bit multiply-add does
 // four outputs (the tap's 4 weights repeated); four accumulators for 16 outputs at a time.
-__attribute__((target("avx512f,fma"))) void interiorRowAvx512(const InteriorRow& r) {
+__attribute__((target("avx512f,fma"))) void interiorRowAvx512(const DepthwiseRow& r) {
   const __m512 bias = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(r.bias));
   const int64_t end = r.ow0 + r.count;
   int64_t ow = r.ow0;
-  if (r.dw == 1 && r.KW == 3) ow = interior32<3>(r, bias);
-  if (r.dw == 1 && r.KW == 5) ow = interior32<5>(r, bias);
   for (; ow + 16 <= end; ow += 16) {
     __m512 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
     for (int64_t kh = 0; kh < r.KH; ++kh) {
@@ -332,21 +376,24 @@ class CpuDepthwiseConv final : public Execution {
     const Float4 b = loadFloat4(bias);
     int64_t vectorEnd = owLo;  // [owLo, vectorEnd) done by the wide kernel
 #ifdef TESSERA_DEPTHWISE_X86
-    const bool stride2 = sw == 2 && dw == 1 && (KW == 3 || KW == 5) && owHi - owLo >= 16;
-    if ((sw == 1 || stride2) && wide_ && owHi - owLo >= 4 && KH <= kMaxWideKH) {
+    // KW 3 or 5 at stride 1 or 2 without dilation: the whole row in one kernel, its ends
+    // included; otherwise the interior at stride 1 four outputs a vector.
+    const bool wholeRow = wide_ && dw == 1 && (KW == 3 || KW == 5) && (sw == 1 || sw == 2) && KH <= kMaxWideKH;
+    if (wholeRow || (wide_ && sw == 1 && owHi - owLo >= 4 && KH <= kMaxWideKH)) {
       const float* rows[kMaxWideKH];
       for (int64_t kh = 0; kh < KH; ++kh) {
         const int64_t ih = oh * g.stride[0] - g.padBegin[0] + kh * g.dilation[0];
         rows[kh] = ih < 0 || ih >= H ? nullptr : x + (ih * W - pw) * L;
       }
-      if (sw == 1) {
-        const int64_t count = (owHi - owLo) / 4 * 4;
-        interiorRowAvx512(InteriorRow{rows, wBlock, bias, KH, KW, dw, y, owLo, count});
-        vectorEnd = owLo + count;
-      } else {
-        const InteriorRow row{rows, wBlock, bias, KH, KW, dw, y, owLo, (owHi - owLo) / 16 * 16};
-        vectorEnd = KW == 3 ? interiorStride2<3>(row) : interiorStride2<5>(row);
+      const int64_t count = (owHi - owLo) / 4 * 4;
+      const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count};
+      if (wholeRow) {
+        if (sw == 1) KW == 3 ? rowStride1<3>(r) : rowStride1<5>(r);
+        else KW == 3 ? rowStride2<3>(r) : rowStride2<5>(r);
+        return;
       }
+      interiorRowAvx512(r);
+      vectorEnd = owLo + count;
     }
 #endif
     for (int64_t ow = 0; ow < OW; ++ow) {

@@ -76,7 +76,12 @@ class Session {
 
   // Plans for these input shapes (all graph inputs). run() calls it when shapes change.
   Status resize(const std::map<std::string, Shape>& inputShapes);
-  // Runs on host NCHW inputs; outputs are host NCHW tensors it allocates.
+  // Runs on host NCHW inputs; outputs are host NCHW tensors. A tensor already in *outputs
+  // under an output's name, of that output's shape and type, whose memory no other Tensor
+  // shares (the last run's result the caller kept only in the map), is refilled in place;
+  // any other output gets fresh memory. So a loop over run() with one map allocates nothing
+  // after the first run, and a result the caller copied out of the map stays as it was. If
+  // run() fails, the values of the tensors in *outputs are unspecified.
   Status run(const std::map<std::string, Tensor>& inputs, std::map<std::string, Tensor>* outputs);
 
   const PlacementReport& report() const;
