@@ -175,12 +175,14 @@ TEST(ConvOp, Conv2DSweep) {
   runConvCase({{2, 72, 9, 13}, 40, 1, k1, true}, seed++);
   runConvCase({{1, 12, 11, 10}, 48, 1, strided, true}, seed++);
   runConvCase({{2, 16, 7, 9}, 24, 2, k1, true}, seed++);
-  // The GEMM writes those blocks itself, bias included, and past one K chunk (256) adds the
-  // next chunk's sums to them in place: a pointwise conv with 300 inputs on 35 pixels (the
-  // last row panel partial; 68 outputs: two column pairs and one block) and a 3x3 stride-2
-  // im2col conv with K = 360, without a bias.
+  // The GEMM writes those blocks itself, bias included, and where K takes several chunks
+  // (past 512: chunks of 256) adds the next chunk's sums to them in place: pointwise convs
+  // with 300 and 600 inputs on 35 pixels (the last row panel partial; 68 outputs: two column
+  // pairs and one block) and 3x3 stride-2 im2col convs with K = 360 and 576, without a bias.
   runConvCase({{1, 300, 5, 7}, 68, 1, k1, true}, seed++);
+  runConvCase({{1, 600, 5, 7}, 68, 1, k1, true}, seed++);
   runConvCase({{2, 40, 7, 9}, 36, 1, {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, false}, seed++);
+  runConvCase({{1, 64, 7, 9}, 36, 1, {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, false}, seed++);
 }
 
 // 3x3 stride-1 convs with 16+ input channels in whole blocks: the CPU's Winograd F(2x2, 3x3)

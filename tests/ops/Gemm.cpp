@@ -54,11 +54,13 @@ TEST(GemmOp, TransposesAndBias) {
 TEST(GemmOp, NoBiasAndSmallShapes) {
   uint32_t seed = 50;
   // N = 24 and 40 end in the CPU's 24-wide kernel, 33 in its 8-wide one; K = 600 crosses
-  // its K chunks (accumulating in C). Wider than 32 columns, A is packed: 26 x 301 x 71
-  // ends its K chunks mid-group and its columns in a partial panel, 200 x 5 x 33 spans
-  // three row blocks with a one-column remainder.
+  // its K chunks (accumulating in C). Wider than 32 columns, A is packed (and K up to 512
+  // is one chunk): 26 x 301 x 71 and 26 x 601 x 71 end K mid-group and their columns in a
+  // partial panel, the second after two chunks; 200 x 5 x 33 spans three row blocks with a
+  // one-column remainder.
   for (const Shape& mkn : {Shape{1, 1, 1}, Shape{1, 7, 3}, Shape{5, 3, 1}, Shape{13, 17, 19}, Shape{2, 1000, 33},
-                           Shape{29, 600, 24}, Shape{7, 300, 40}, Shape{26, 301, 71}, Shape{200, 5, 33}}) {
+                           Shape{29, 600, 24}, Shape{7, 300, 40}, Shape{26, 301, 71}, Shape{26, 601, 71},
+                           Shape{200, 5, 33}}) {
     const Tensor a = randomTensor({mkn[0], mkn[1]}, seed++), b = randomTensor({mkn[1], mkn[2]}, seed++);
     OpRun r = runOp("Gemm", {a, b}, {}, 1, BackendType::kCPU, {}, 13);
     ASSERT_TRUE(r.status.isOk()) << r.status.message();
