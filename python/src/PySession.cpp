@@ -118,6 +118,10 @@ py::dict PySession::run(const py::dict& feeds, const py::object& outputs) {
   Status s;
   {
     py::gil_scoped_release release;  // another Python thread may run meanwhile
+    {
+      std::lock_guard<std::mutex> lock(spareMutex_);  // a concurrent run finds none and allocates
+      out.swap(spareOutputs_);
+    }
     s = session_->run(in, &out);
   }
   check(s);
@@ -126,6 +130,8 @@ py::dict PySession::run(const py::dict& feeds, const py::object& outputs) {
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), o.name) == wanted.end()) continue;
     result[py::str(o.name)] = arrayFromTensor(out.at(o.name));
   }
+  std::lock_guard<std::mutex> lock(spareMutex_);
+  spareOutputs_.swap(out);
   return result;
 }
 

@@ -1,6 +1,8 @@
 // tessera.Session: a model loaded and planned on the backends asked for, run on numpy arrays.
 #pragma once
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include <pybind11/numpy.h>
@@ -33,6 +35,10 @@ class PySession {
  private:
   std::shared_ptr<Graph> graph_;
   std::unique_ptr<Session> session_;
+  // The last run's output tensors, handed to the next run to refill (Session::run): the
+  // arrays returned are copies, so nothing else holds them.
+  std::mutex spareMutex_;
+  std::map<std::string, Tensor> spareOutputs_;
 };
 
 void registerSession(pybind11::module_& m);

@@ -147,6 +147,34 @@ def test_session_reuse_with_new_shapes():
         assert np.array_equal(y, cli_run(CLS, {"x": x})["softmax_0.tmp_0"])
 
 
+def test_repeated_runs_of_one_shape_each_keep_their_own_result():
+    # The Session refills the last run's output memory (Session::run): every array returned
+    # must still hold its own run's values after later runs, here and from several threads
+    # on one Session at once.
+    s = tessera.Session(CLS, backend="cpu", threads=1)
+    xs = [np.random.default_rng(40 + i).uniform(-1, 1, (1, 3, 48, 192)).astype(np.float32) for i in range(4)]
+    want = [cli_run(CLS, {"x": x})["softmax_0.tmp_0"] for x in xs]
+    got = [s.run({"x": x})["softmax_0.tmp_0"] for x in xs]
+    assert all(np.array_equal(g, w) for g, w in zip(got, want))
+    results, errors = [], []
+
+    def work(i):
+        try:
+            for _ in range(5):
+                results.append((i, s.run({"x": xs[i]})["softmax_0.tmp_0"]))
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(results) == 20 and all(np.array_equal(r, want[i]) for i, r in results)
+    assert all(np.array_equal(g, w) for g, w in zip(got, want))
+
+
 def test_threads_run_sessions_concurrently_with_the_same_results():
     x = np.random.default_rng(5).uniform(-1, 1, (1, 3, 48, 192)).astype(np.float32)
     want = tessera.Session(CLS, backend="cpu", threads=1).run({"x": x})["softmax_0.tmp_0"]
