@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -88,11 +90,25 @@ std::string MachinePeak::describe() const {
   return s;
 }
 
+namespace {
+std::mutex reachedMutex;
+std::map<int, double> reachedGflops;  // threads -> the FMA loop's best rate
+}  // namespace
+
 MachinePeak machinePeak(int threads) {
   static const MachinePeak once = detect();
   MachinePeak m = once;
   m.threads = threads;
+  std::lock_guard<std::mutex> lock(reachedMutex);
+  auto it = reachedGflops.find(threads);
+  if (it != reachedGflops.end() && m.ghz > 0) m.ghz = std::max(m.ghz, it->second / (threads * m.flopPerCycle()));
   return m;
+}
+
+void notePeakReached(int threads, double gflops) {
+  std::lock_guard<std::mutex> lock(reachedMutex);
+  double& best = reachedGflops[threads];
+  best = std::max(best, gflops);
 }
 
 }  // namespace bench

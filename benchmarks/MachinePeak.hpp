@@ -19,8 +19,13 @@ struct MachinePeak {
   std::string describe() const;  // the arithmetic, one line
 };
 
-// Reads cpuid and times the clock once per process; `threads` scales the result.
+// Reads cpuid and times the clock once per process; `threads` scales the result. Where the
+// FMA loop (MachinePeak/fma_chains) has run faster than that clock allows on `threads`, the
+// clock is taken as the one that rate implies: the clock moves minute to minute on a shared
+// host, and no kernel should read its %peak against a peak the machine was seen to exceed.
 MachinePeak machinePeak(int threads);
+// Records the FMA loop's best rate on `threads` (GFLOP/s), for machinePeak above.
+void notePeakReached(int threads, double gflops);
 
 }  // namespace bench
 }  // namespace tessera
