@@ -11,6 +11,8 @@ namespace tessera {
 OpenClBackend::OpenClBackend(std::shared_ptr<opencl::Runtime> runtime, cl_command_queue queue,
                              const BackendOptions& options, bool profiling)
     : Backend(BackendType::kOpenCL), runtime_(std::move(runtime)), queue_(queue), options_(options), profiling_(profiling) {
+  if (const char* f = std::getenv("TESSERA_OPENCL_FLUSH"); f && (std::string(f) == "0" || std::string(f) == "off"))
+    flushEarly_ = false;
   // Testing aid: fp16 image storage (read_imagef/write_imagef convert; no cl_khr_fp16 needed)
   // even where the device lacks cl_khr_fp16, to exercise the fp16 path on any device.
   const char* force = std::getenv("TESSERA_OPENCL_FP16_STORAGE");
@@ -185,6 +187,11 @@ Status OpenClBackend::enqueue(cl_kernel kernel, const opencl::WorkSize& work, co
   if (err != CL_SUCCESS) return Status::internal("OpenCL: enqueueing kernel '" + label + "' failed: " + opencl::errorName(err));
   ++enqueuedDispatches_;
   if (ev) events_.push_back({label, ev});
+  const int n = ++segmentEnqueues_;
+  if (flushEarly_ && (n <= 16 ? (n & (n - 1)) == 0 : n % 16 == 0)) {
+    const cl_int flushed = clFlush(queue_);
+    if (flushed != CL_SUCCESS) return Status::internal("OpenCL: flushing after kernel '" + label + "' failed: " + opencl::errorName(flushed));
+  }
   return Status::ok();
 }
 
@@ -192,6 +199,7 @@ void OpenClBackend::onExecuteBegin(int segment) {
   // Segment indices increase within a run: one not above the last starts a new run.
   if (segment <= lastSegment_) lastProfile_.clear();
   lastSegment_ = segment;
+  segmentEnqueues_ = 0;
 }
 
 Status OpenClBackend::onSegmentEnd(int) {

@@ -110,6 +110,11 @@ class OpenClBackend final : public Backend {
   std::string precisionNote_;
   bool profiling_ = false;
   uint64_t enqueuedDispatches_ = 0;  // every kernel enqueued (Backend::enqueuedDispatches)
+  // clFlush after a segment's 1st, 2nd, 4th, 8th and 16th kernel, then every 16th (off with
+  // TESSERA_OPENCL_FLUSH=0): a driver may hold enqueued work until a flush or clFinish, which
+  // leaves the device idle while the host enqueues the whole segment.
+  bool flushEarly_ = true;
+  int segmentEnqueues_ = 0;
   std::vector<std::unique_ptr<ClStorage>> pool_;   // every allocation of the current plan
   std::vector<std::pair<std::string, cl_event>> events_;
   std::vector<std::pair<std::string, double>> lastProfile_;

@@ -140,6 +140,8 @@ if want latency; then
   done
   configs=()
   for b in $GPUS; do configs+=("$b fp32 1" "$b fp16 1"); done
+  # OpenCL without its early clFlush calls, next to the row with them (docs/OPENCL.md).
+  case " $GPUS " in *" opencl "*) configs+=("opencl fp32 1 TESSERA_OPENCL_FLUSH=0") ;; esac
   n="$(nproc)"
   t=1
   while [ "$t" -lt "$n" ]; do configs+=("cpu fp32 $t"); t=$((t * 2)); done
@@ -155,12 +157,12 @@ if want latency; then
   say "$rule"
   for c in "${configs[@]}"; do
     set -- $c
-    backend=$1 precision=$2 threads=$3
-    row="| $backend | $precision | $threads |"
+    backend=$1 precision=$2 threads=$3 setting=${4:-}
+    row="| $backend${setting:+, $setting} | $precision | $threads |"
     for m in "${models[@]}"; do
       set -- $m
-      log="$RESULTS/bench_${backend}_${precision}_t${threads}_$1_$3.json"
-      tessera bench "$HERE/models/$2" --backend "$backend" --precision "$precision" --threads "$threads" \
+      log="$RESULTS/bench_${backend}_${precision}_t${threads}${setting:+_${setting%%=*}}_$1_$3.json"
+      env $setting tessera bench "$HERE/models/$2" --backend "$backend" --precision "$precision" --threads "$threads" \
         --shape "x=$3" --runs "$RUNS" --warmup 5 --json >"$log" 2>&1
       ms="$(sed -n 's/.*"median_ms": \([0-9.]*\).*/\1/p' "$log")"
       cell="$(if [ -n "$ms" ]; then printf '%.3f' "$ms"; else echo failed; fi)"

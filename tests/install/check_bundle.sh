@@ -36,13 +36,16 @@ cat "$S"
 grep -q '<- default' "$WORK/results/devices.txt" || fail "no device listed"
 grep -qE '^- exit 0: .*PASSED' "$S" || fail "the unit tests did not pass"
 grep -qE '^- cpu, inference list: 2 passed, 0 failed' "$S" || fail "the CPU conformance run did not pass"
-grep -E '^\| (cpu|vulkan|opencl) \|' "$S" >"$WORK/rows" || fail "no latency rows"
+grep -E '^\| (cpu|vulkan|opencl)[ ,]' "$S" >"$WORK/rows" || fail "no latency rows"
 if grep -q failed "$WORK/rows"; then fail "a latency cell failed"; fi
 for b in vulkan opencl; do
   if sed -n "/^$b:$/,/^[a-z]*:$/p" "$WORK/results/devices.txt" | grep -q '<- default'; then
     grep -qE "^- $b, float-only list: 2 passed, 0 failed.*2 of the 2 passed ran every node on $b" "$S" ||
       fail "$b conformance not reported as passing wholly on $b"
     grep -q "^| $b | fp16 |" "$WORK/rows" || fail "no $b fp16 row"
+    if [ "$b" = opencl ]; then
+      grep -q "^| opencl, TESSERA_OPENCL_FLUSH=0 | fp32 |" "$WORK/rows" || fail "no OpenCL row without early flushes"
+    fi
   fi
 done
 

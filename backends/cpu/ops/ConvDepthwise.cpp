@@ -67,6 +67,19 @@ inline __mmask16 insideLanes(int64_t p, int64_t n) {
   return static_cast<__mmask16>((0xFFFFu >> (16 - 4 * hi)) & (0xFFFFu << (4 * lo)));
 }
 
+// Output vectors i < V of a step from output ow (4 pixels each) into the row; at a row's end
+// (EDGE) only the lanes of outputs before OW.
+template <bool EDGE, int V>
+__attribute__((target("avx512f"), always_inline)) inline void storeStep(const DepthwiseRow& r, int64_t ow,
+                                                                         const __m512 (&acc)[V]) {
+  float* y = r.y + ow * 4;
+#pragma GCC unroll 8
+  for (int i = 0; i < V; ++i) {
+    if (EDGE) _mm512_mask_storeu_ps(y + 16 * i, insideLanes(ow + 4 * i, r.OW), acc[i]);
+    else _mm512_storeu_ps(y + 16 * i, acc[i]);
+  }
+}
+
 // A whole output row for stride 1, KW = 3 or 5, no dilation, 32 outputs a step: each window
 // row's 36 input pixels are loaded once, in 9 vectors, and the taps one to three pixels over
 // are built from neighbouring vectors (valignd) instead of loaded at 4-float offsets, which
@@ -82,12 +95,10 @@ __attribute__((target("avx512f,fma"), always_inline)) inline void stride1Step(co
                                                                                 __m512 bias) {
   // The last vector holds only the KW - 1 pixels past the 4V (nothing past them is read).
   constexpr __mmask16 kTail = static_cast<__mmask16>((1u << ((KW - 1) * 4)) - 1);
-  __mmask16 in[V + 1], out[V];
+  __mmask16 in[V + 1];
 #pragma GCC unroll 8
   for (int i = 0; i <= V; ++i) in[i] = EDGE ? insideLanes(ow - r.pw + 4 * i, r.W) : 0xFFFF;
   in[V] &= kTail;
-#pragma GCC unroll 8
-  for (int i = 0; i < V; ++i) out[i] = EDGE ? insideLanes(ow + 4 * i, r.OW) : 0xFFFF;
   __m512 acc[V];
 #pragma GCC unroll 8
   for (int i = 0; i < V; ++i) acc[i] = bias;
@@ -111,12 +122,7 @@ __attribute__((target("avx512f,fma"), always_inline)) inline void stride1Step(co
       }
     }
   }
-  float* y = r.y + ow * 4;
-#pragma GCC unroll 8
-  for (int i = 0; i < V; ++i) {
-    if (EDGE) _mm512_mask_storeu_ps(y + 16 * i, out[i], acc[i]);
-    else _mm512_storeu_ps(y + 16 * i, acc[i]);
-  }
+  storeStep<EDGE>(r, ow, acc);
 }
 
 template <int KW>
@@ -143,12 +149,10 @@ __attribute__((target("avx512f,fma"), always_inline)) inline void stride2Step(co
   constexpr int V = 4;  // output vectors a step
   // The 9th vector holds only pixels 32 .. 32 + KW - 3 (nothing past them is read).
   constexpr __mmask16 kTail = static_cast<__mmask16>((1u << ((KW - 2) * 4)) - 1);
-  __mmask16 in[2 * V + 1], out[V];
+  __mmask16 in[2 * V + 1];
 #pragma GCC unroll 8
   for (int i = 0; i <= 2 * V; ++i) in[i] = EDGE ? insideLanes(2 * ow - r.pw + 4 * i, r.W) : 0xFFFF;
   in[2 * V] &= kTail;
-#pragma GCC unroll 4
-  for (int i = 0; i < V; ++i) out[i] = EDGE ? insideLanes(ow + 4 * i, r.OW) : 0xFFFF;
   __m512 acc[V];
 #pragma GCC unroll 4
   for (int i = 0; i < V; ++i) acc[i] = bias;
@@ -180,12 +184,7 @@ __attribute__((target("avx512f,fma"), always_inline)) inline void stride2Step(co
       }
     }
   }
-  float* y = r.y + ow * 4;
-#pragma GCC unroll 4
-  for (int i = 0; i < V; ++i) {
-    if (EDGE) _mm512_mask_storeu_ps(y + 16 * i, out[i], acc[i]);
-    else _mm512_storeu_ps(y + 16 * i, acc[i]);
-  }
+  storeStep<EDGE>(r, ow, acc);
 }
 
 template <int KW>
