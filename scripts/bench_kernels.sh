@@ -4,7 +4,11 @@
 # Session::run, GFLOP/s, % of the machine's peak, the op's own step, and for the
 # memory-bound cases the bandwidth bound (docs/PERFORMANCE.md, "Kernel micro-benchmarks").
 #
-#   scripts/bench_kernels.sh [--threads=N] [Google Benchmark flags, e.g. --benchmark_filter=Conv1x1]
+#   scripts/bench_kernels.sh [--threads=N] [--rounds=N] [Google Benchmark flags, e.g. --benchmark_filter=Conv1x1]
+#
+# --rounds=N (or TESSERA_BENCH_ROUNDS) runs the whole set N times and ends with one table of
+# each case's lowest median op time over the rounds, against the highest peak and bandwidth
+# any round measured (scripts/kernel_rounds.py).
 #
 # Each case runs TESSERA_BENCH_REPETITIONS times (default: 5) and the table shows the
 # aggregates of those repetitions: read the _median rows (a shared machine's bursts of load
@@ -34,12 +38,28 @@ if ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release' "$BUILD_DIR/CMakeCache.txt"; the
   echo "bench_kernels: warning: $BUILD_DIR is not a Release build; timings will mislead" >&2
 fi
 cmake --build "$BUILD_DIR" -j "$JOBS" --target tessera_kernel_bench >&2
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-"$BUILD_DIR/benchmarks/tessera_kernel_bench" --benchmark_min_time="$MIN_TIME" \
-  --benchmark_repetitions="$REPETITIONS" --benchmark_display_aggregates_only=true \
-  --benchmark_counters_tabular=true "$@" | tee "$out"
-# A busy machine (other processes on these cores, or on their hyperthread siblings) shows in
-# the FMA loop itself; below 90% of peak every other row of the run understates its kernel.
-awk '/^MachinePeak\/fma_chains.*_median/ && $7 + 0 < 90 {
-  printf "bench_kernels: warning: fma_chains reached %.0f%% of peak in this run: the machine was busy, so the other rows understate their kernels; rerun when it reads 95%% or more\n", $7 > "/dev/stderr" }' "$out"
+ROUNDS="${TESSERA_BENCH_ROUNDS:-1}"
+args=()
+for a in "$@"; do
+  case "$a" in
+    --rounds=*) ROUNDS="${a#--rounds=}" ;;
+    *) args+=("$a") ;;
+  esac
+done
+case "$ROUNDS" in ''|*[!0-9]*|0) echo "bench_kernels: --rounds wants a positive count, not '$ROUNDS'" >&2; exit 2 ;; esac
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for r in $(seq "$ROUNDS"); do
+  [ "$ROUNDS" -gt 1 ] && echo "== round $r of $ROUNDS"
+  "$BUILD_DIR/benchmarks/tessera_kernel_bench" --benchmark_min_time="$MIN_TIME" \
+    --benchmark_repetitions="$REPETITIONS" --benchmark_display_aggregates_only=true \
+    --benchmark_counters_tabular=true --benchmark_out="$work/round$r.json" --benchmark_out_format=json \
+    ${args[@]+"${args[@]}"} | tee "$work/out$r"
+  # A busy machine (other processes on these cores, or on their hyperthread siblings) shows in
+  # the FMA loop itself; below 90% of peak every other row of the run understates its kernel.
+  awk '/^MachinePeak\/fma_chains.*_median/ && $7 + 0 < 90 {
+    printf "bench_kernels: warning: fma_chains reached %.0f%% of peak in this run: the machine was busy, so the other rows understate their kernels; rerun when it reads 95%% or more\n", $7 > "/dev/stderr" }' "$work/out$r"
+done
+if [ "$ROUNDS" -gt 1 ]; then
+  python3 "$ROOT/scripts/kernel_rounds.py" "$work"/round*.json
+fi
