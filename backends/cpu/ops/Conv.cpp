@@ -133,7 +133,10 @@ class CpuConv final : public Execution {
         const int64_t width = ((shape_.outPerGroup() + c - 1) / c + panel - 1) / panel * panel;
         if (width < 2 * panel) break;
         const int64_t chunks = (shape_.outPerGroup() + width - 1) / width;
-        if (idle(rowTasks * chunks) < best - 1e-9) {
+        // Only for a real gain (5%): narrower shares run the GEMM's slower narrow kernels (a
+        // 1x1 conv 32 -> 48 at 160x160, 267 row tasks, split 32 + 16 for 0.4% less idling,
+        // ran at half the speed).
+        if (idle(rowTasks * chunks) < best - 0.05) {
           best = idle(rowTasks * chunks);
           colChunk_ = width;
           colChunks_ = chunks;
