@@ -704,7 +704,11 @@ void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBe
   const int64_t rowStride = g.transA ? 1 : g.lda, kStep = g.transA ? g.lda : 1;
   const int64_t groupStride = g.aBlockStride ? g.aBlockStride : 4 * kStep;
   // Packing A pays once the block is swept by more than two panels (and has rows to share).
-  if (nEnd - nBegin > 2 * kNR && mEnd - mBegin > 1)
+  // An NC4HW4 A into an NC4HW4 C always goes there: A's panels are read in place and the
+  // packed kernels store C's blocks themselves, where the in-place tile kernels go through
+  // a scratch tile.
+  const bool nc4 = g.cBlockStride && rowStride == 4 && kStep == 1;
+  if ((nEnd - nBegin > 2 * kNR || nc4) && mEnd - mBegin > 1)
     return packedProduct(g, rowStride, kStep, groupStride, mBegin, mEnd, nBegin, nEnd);
   for (int64_t k0 = 0; k0 < g.K; k0 += kKC) {
     const int64_t kb = std::min(kKC, g.K - k0);

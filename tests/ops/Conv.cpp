@@ -181,10 +181,15 @@ TEST(ConvOp, Conv2DSweep) {
   // pairs and one block) and 3x3 stride-2 im2col convs with K = 360 and 576, without a bias.
   runConvCase({{1, 300, 5, 7}, 68, 1, k1, true}, seed++);
   runConvCase({{1, 600, 5, 7}, 68, 1, k1, true}, seed++);
-  // At most 32 output channels the GEMM reads A in place and stores NC4HW4 blocks from its
-  // scratch tile, adding later K chunks to them: 300 -> 24 (the 24-wide kernel) and 300 -> 20.
+  // At most 32 output channels: a pointwise conv (A in NC4HW4) takes the packed kernels,
+  // their last panel pair part zero padding (300 -> 24 and 300 -> 20); an im2col conv (A
+  // row-major) reads A in place and stores NC4HW4 blocks from a scratch tile, adding later
+  // K chunks to them (3x3 stride 2, 40 -> 24 and 40 -> 20: K = 360).
+  const Window s2k3pad = {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}};
   runConvCase({{2, 300, 5, 7}, 24, 1, k1, true}, seed++);
   runConvCase({{1, 300, 5, 7}, 20, 1, k1, false}, seed++);
+  runConvCase({{2, 40, 7, 9}, 24, 1, s2k3pad, true}, seed++);
+  runConvCase({{1, 40, 7, 9}, 20, 1, s2k3pad, false}, seed++);
   runConvCase({{2, 40, 7, 9}, 36, 1, {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, false}, seed++);
   runConvCase({{1, 64, 7, 9}, 36, 1, {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, false}, seed++);
 }
