@@ -206,6 +206,7 @@ Status StagedGraph::run(const std::map<std::string, Tensor>& feeds, std::map<std
   if (after_) {
     std::map<std::string, Tensor> in;
     for (const std::string& name : afterInputs_) in[name] = values[name];
+    afterOut.swap(*outputs);  // the caller's last results, for the last stage to refill (Session::run)
     TESSERA_RETURN_IF_ERROR(after_->run(in, &afterOut));
     if (profiling_)
       for (auto& e : after_->profile()) profile.push_back(e);

@@ -74,6 +74,26 @@ TEST(StagedGraph, NonZeroMidGraphGivesTheHandComputedAnswerOnEveryBackend) {
   }
 }
 
+// The map of one run handed to the next: the last stage refills y where nothing else holds
+// it (Session::run), and leaves a y the caller kept alone.
+TEST(StagedGraph, TheLastStageRefillsTheCallersOutputs) {
+  std::shared_ptr<Graph> g = stagedGraph(false);
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
+  const std::string y = g->outputs[1].name;
+  const std::vector<float> first = {1, -2, 3, 0, 5}, second = {0, 1, 0, 1, 1};  // 3 positive each
+  std::map<std::string, Tensor> outs;
+  ASSERT_TRUE(s->run({{"x", tensorFrom({5}, first)}}, &outs).isOk());
+  const void* memory = outs.at(y).data();
+  ASSERT_TRUE(s->run({{"x", tensorFrom({5}, second)}}, &outs).isOk());
+  expectClose(outs.at(y), expectedY(second), 0, 0, "y, second run");
+  EXPECT_EQ(outs.at(y).data(), memory) << "y was not refilled";
+  const Tensor kept = outs.at(y);
+  ASSERT_TRUE(s->run({{"x", tensorFrom({5}, first)}}, &outs).isOk());
+  expectClose(outs.at(y), expectedY(first), 0, 0, "y, third run");
+  expectClose(kept, expectedY(second), 0, 0, "the kept y after the third run");
+}
+
 TEST(StagedGraph, LaterStagesKeepTheirPlansPerShape) {
   std::unique_ptr<Session> s;
   ASSERT_TRUE(Session::create(stagedGraph(false), SessionOptions{}, &s).isOk());

@@ -79,9 +79,10 @@ class Session {
   // Runs on host NCHW inputs; outputs are host NCHW tensors. A tensor already in *outputs
   // under an output's name, of that output's shape and type, whose memory no other Tensor
   // shares (the last run's result the caller kept only in the map), is refilled in place;
-  // any other output gets fresh memory. So a loop over run() with one map allocates nothing
-  // after the first run, and a result the caller copied out of the map stays as it was. If
-  // run() fails, the values of the tensors in *outputs are unspecified.
+  // any other output gets fresh memory. So a loop over run() with one map does not allocate
+  // its outputs again (in a graph run in stages around a data-dependent node, those of the
+  // last stage), and a result the caller copied out of the map stays as it was. If run()
+  // fails, the contents of *outputs are unspecified.
   Status run(const std::map<std::string, Tensor>& inputs, std::map<std::string, Tensor>* outputs);
 
   const PlacementReport& report() const;
