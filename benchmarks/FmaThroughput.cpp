@@ -77,9 +77,9 @@ void fmaThroughput(benchmark::State& state) {
     std::string label = wide ? "512-bit FMA" : "256-bit FMA";
     if (peak.ghz > 0 && best > peak.peakGflops()) {  // the clock read low: later rows use this rate
       notePeakReached(peak.threads, best);
+      const MachinePeak now = machinePeak(peak.threads);
       char raised[64];
-      std::snprintf(raised, sizeof raised, "; peak now %.1f GFLOP/s (%.2f GHz)", machinePeak(peak.threads).peakGflops(),
-                    machinePeak(peak.threads).ghz);
+      std::snprintf(raised, sizeof raised, "; peak now %.1f GFLOP/s (%.2f GHz)", now.peakGflops(), now.ghz);
       label += raised;
     }
     state.SetLabel(label);

@@ -513,7 +513,7 @@ void storeScratch(const GemmArgs& g, const float* tile, int64_t tileStride, int 
       for (int r = 0; r < rows; ++r) {
         const float* src = tile + r * tileStride + j;
         float* dst = block + r * 4;
-        if (width == 4) {
+        if (width == 4) {  // a constant count: one 16-byte operation
           for (int q = 0; q < 4; ++q) dst[q] = (accumulate ? dst[q] : start[q]) + g.alpha * src[q];
         } else {
           for (int q = 0; q < width; ++q) dst[q] = (accumulate ? dst[q] : start[q]) + g.alpha * src[q];

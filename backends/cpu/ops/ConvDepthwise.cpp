@@ -80,11 +80,11 @@ __attribute__((target("avx512f"), always_inline)) inline void storeStep(const De
   }
 }
 
-// A whole output row for stride 1, KW = 3 or 5, no dilation, 32 outputs a step: each window
-// row's 36 input pixels are loaded once, in 9 vectors, and the taps one to three pixels over
-// are built from neighbouring vectors (valignd) instead of loaded at 4-float offsets, which
-// split cache lines. Eight accumulators keep both FMA pipes busy through the multiply-add
-// latency. A step whose window reaches into the padding, or whose outputs pass the row's
+// One step of an output row (wholeRow) for stride 1, KW = 3 or 5, no dilation: 4V outputs
+// (32, or 16 at a row's end). Each window row's 4V + 4 input pixels are loaded once, in V + 1
+// vectors, and the taps one to three pixels over are built from neighbouring vectors
+// (valignd) instead of loaded at 4-float offsets, which split cache lines. Eight
+// accumulators keep both FMA pipes busy through the multiply-add latency. A step whose window reaches into the padding, or whose outputs pass the row's
 // end (EDGE), loads and stores through lane masks: the padding reads as zeros and nothing
 // outside the row is touched. The row's ends thus cost one step each; they had gone through
 // per-pixel paths that took as long as the rest of the row (80-wide rows: 16 of 80 outputs,
@@ -125,21 +125,8 @@ __attribute__((target("avx512f,fma"), always_inline)) inline void stride1Step(co
   storeStep<EDGE>(r, ow, acc);
 }
 
-template <int KW>
-__attribute__((target("avx512f,fma"))) void rowStride1(const DepthwiseRow& r) {
-  constexpr int kStep = 32;
-  const __m512 bias = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(r.bias));
-  for (int64_t ow = 0; ow < r.OW; ow += kStep) {
-    // Inside: pixels [ow - pw, ow - pw + 32 + KW - 1) within the row, outputs within OW.
-    const bool inside = ow - r.pw >= 0 && ow - r.pw + kStep + KW - 1 <= r.W && ow + kStep <= r.OW;
-    if (inside) stride1Step<KW, false>(r, ow, bias);
-    else if (r.OW - ow <= kStep / 2) stride1Step<KW, true, 4>(r, ow, bias);  // a last half step
-    else stride1Step<KW, true>(r, ow, bias);
-  }
-}
-
-// A whole output row for stride 2, KW = 3 or 5, no dilation: 16 outputs a step from the 33-35
-// input pixels they read, loaded once in 9 vectors. The even pixels of two neighbouring
+// One step of an output row (wholeRow) for stride 2, KW = 3 or 5, no dilation: 16 outputs
+// from the 33-35 input pixels they read, loaded once in 9 vectors. The even pixels of two neighbouring
 // vectors are one 128-bit lane shuffle (vshuff32x4), the odd ones another, and the taps two
 // or four pixels over are those shifted by a lane (valignd): no 4-float-offset loads, no
 // per-pixel gathers. The row's ends go through lane masks as in stride1Step.
@@ -187,15 +174,25 @@ __attribute__((target("avx512f,fma"), always_inline)) inline void stride2Step(co
   storeStep<EDGE>(r, ow, acc);
 }
 
-template <int KW>
-__attribute__((target("avx512f,fma"))) void rowStride2(const DepthwiseRow& r) {
-  constexpr int kStep = 16;
+// A whole output row at stride S (1 or 2) in steps of 32 (stride 1) or 16 (stride 2)
+// outputs. A step is inside when its input pixels [S ow - pw, S ow - pw + 32 + KW - S) lie
+// in the row and its outputs before OW; the others are EDGE steps (at stride 1, 16 outputs
+// when no more are left).
+template <int S, int KW>
+__attribute__((target("avx512f,fma"))) void wholeRow(const DepthwiseRow& r) {
+  constexpr int kStep = S == 1 ? 32 : 16;
   const __m512 bias = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(r.bias));
   for (int64_t ow = 0; ow < r.OW; ow += kStep) {
-    // Inside: pixels [2 ow - pw, 2 ow - pw + 32 + KW - 2) within the row, outputs within OW.
-    const bool inside = 2 * ow - r.pw >= 0 && 2 * ow - r.pw + 2 * kStep + KW - 2 <= r.W && ow + kStep <= r.OW;
-    if (inside) stride2Step<KW, false>(r, ow, bias);
-    else stride2Step<KW, true>(r, ow, bias);
+    const int64_t p0 = S * ow - r.pw;
+    const bool inside = p0 >= 0 && p0 + S * kStep + KW - S <= r.W && ow + kStep <= r.OW;
+    if constexpr (S == 1) {
+      if (inside) stride1Step<KW, false>(r, ow, bias);
+      else if (r.OW - ow <= kStep / 2) stride1Step<KW, true, 4>(r, ow, bias);
+      else stride1Step<KW, true>(r, ow, bias);
+    } else {
+      if (inside) stride2Step<KW, false>(r, ow, bias);
+      else stride2Step<KW, true>(r, ow, bias);
+    }
   }
 }
 
@@ -377,8 +374,8 @@ class CpuDepthwiseConv final : public Execution {
 #ifdef TESSERA_DEPTHWISE_X86
     // KW 3 or 5 at stride 1 or 2 without dilation: the whole row in one kernel, its ends
     // included; otherwise the interior at stride 1 four outputs a vector.
-    const bool wholeRow = wide_ && dw == 1 && (KW == 3 || KW == 5) && (sw == 1 || sw == 2) && KH <= kMaxWideKH;
-    if (wholeRow || (wide_ && sw == 1 && owHi - owLo >= 4 && KH <= kMaxWideKH)) {
+    const bool rowKernel = wide_ && dw == 1 && (KW == 3 || KW == 5) && (sw == 1 || sw == 2) && KH <= kMaxWideKH;
+    if (rowKernel || (wide_ && sw == 1 && owHi - owLo >= 4 && KH <= kMaxWideKH)) {
       const float* rows[kMaxWideKH];
       for (int64_t kh = 0; kh < KH; ++kh) {
         const int64_t ih = oh * g.stride[0] - g.padBegin[0] + kh * g.dilation[0];
@@ -386,9 +383,9 @@ class CpuDepthwiseConv final : public Execution {
       }
       const int64_t count = (owHi - owLo) / 4 * 4;
       const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count};
-      if (wholeRow) {
-        if (sw == 1) KW == 3 ? rowStride1<3>(r) : rowStride1<5>(r);
-        else KW == 3 ? rowStride2<3>(r) : rowStride2<5>(r);
+      if (rowKernel) {
+        if (sw == 1) KW == 3 ? wholeRow<1, 3>(r) : wholeRow<1, 5>(r);
+        else KW == 3 ? wholeRow<2, 3>(r) : wholeRow<2, 5>(r);
         return;
       }
       interiorRowAvx512(r);
