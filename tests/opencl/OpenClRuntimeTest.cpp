@@ -142,9 +142,16 @@ TEST(OpenClRuntime, EventProfilingGivesPerKernelDeviceTimes) {
 
 // With no OpenCL platform (OCL_ICD_VENDORS at an empty folder), in a child process since the
 // ICD loader reads its vendors once: the backend says why it is unavailable, `auto`-style
-// placement runs everything on the CPU, and nothing crashes.
+// placement runs everything on the CPU, and nothing crashes. A loader that ignores the
+// variable (one on an H200 machine still listed its platforms) cannot hide them: skipped,
+// saying so.
 TEST(OpenClNoPlatform, BackendUnavailableAndCpuUsed) {
   if (std::getenv("TESSERA_TEST_NO_OPENCL_CHILD")) {
+    cl_uint visible = 0;
+    if (clGetPlatformIDs(0, nullptr, &visible) == CL_SUCCESS && visible > 0) {
+      std::printf("NO-PLATFORM-CHILD-LOADER-IGNORES-VENDORS %u\n", visible);
+      return;
+    }
     const BackendFactory* f = BackendRegistry::instance().find(BackendType::kOpenCL);
     ASSERT_NE(f, nullptr);
     std::unique_ptr<Backend> b;
@@ -164,7 +171,9 @@ TEST(OpenClNoPlatform, BackendUnavailableAndCpuUsed) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     const std::string s = *e;
-    if (s.rfind("OCL_ICD_VENDORS=", 0) != 0 && s.rfind("OPENCL_VENDOR_PATH=", 0) != 0) env.push_back(s);
+    if (s.rfind("OCL_ICD_VENDORS=", 0) != 0 && s.rfind("OPENCL_VENDOR_PATH=", 0) != 0 &&
+        s.rfind("OCL_ICD_FILENAMES=", 0) != 0)
+      env.push_back(s);
   }
   env.push_back(std::string("OCL_ICD_VENDORS=") + dir);
   env.push_back("TESSERA_TEST_NO_OPENCL_CHILD=1");
@@ -192,6 +201,10 @@ TEST(OpenClNoPlatform, BackendUnavailableAndCpuUsed) {
   std::system((std::string("rm -rf ") + dir).c_str());
   ASSERT_TRUE(WIFEXITED(status)) << "the child crashed:\n" << text;
   EXPECT_EQ(WEXITSTATUS(status), 0) << text;
+  if (text.find("NO-PLATFORM-CHILD-LOADER-IGNORES-VENDORS") != std::string::npos)
+    GTEST_SKIP() << "this machine's OpenCL ICD loader lists platforms with OCL_ICD_VENDORS at an empty folder "
+                    "(it ignores the variable), so no platform-less process can be arranged:\n"
+                 << text;
   EXPECT_NE(text.find("NO-PLATFORM-CHILD-OK"), std::string::npos) << text;
 }
 
