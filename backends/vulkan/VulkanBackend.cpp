@@ -35,6 +35,10 @@ VulkanBackend::VulkanBackend(std::shared_ptr<VulkanContext> ctx, const BackendOp
   fp16_ = options.precision == Precision::kFP16 && ctx_->info().fp16Storage;
   const char* sg = std::getenv("TESSERA_VULKAN_SUBGROUPS");
   subgroups_ = ctx_->info().subgroupTrees() && !(sg && std::strcmp(sg, "0") == 0);
+  // TESSERA_VULKAN_TIMESTAMPS=0 records no timestamp queries (profiles then show host
+  // times): to measure what the two timestamps around each dispatch cost a run.
+  const char* ts = std::getenv("TESSERA_VULKAN_TIMESTAMPS");
+  timestamps_ = ctx_->info().timestamps && !(ts && std::strcmp(ts, "0") == 0);
   imageFormatUsable_ = ctx_->storageImageFormat(VulkanContext::imageFormat(fp16_));
 }
 
@@ -134,7 +138,7 @@ void VulkanBackend::onSegmentBegin(int segment) {
   vkAllocateCommandBuffers(dev, &ai, &rec->cb);
   VkFenceCreateInfo fi{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   vkCreateFence(dev, &fi, nullptr, &rec->fence);
-  if (ctx_->info().timestamps) {
+  if (timestamps_) {
     VkQueryPoolCreateInfo qi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
     qi.queryCount = kMaxTimestamps;
@@ -365,6 +369,13 @@ Status VulkanBackend::copy(VkBuffer src, VkDeviceSize srcOffset, VkBuffer dst, V
   barrier(r->cb);
   r->empty = false;
   return Status::ok();
+}
+
+ThreadPool* VulkanBackend::hostCopyPool() {
+  const int threads = std::min(options_.threads, 8);
+  if (threads <= 1 || deviceKind() == DeviceKind::kCPU) return nullptr;
+  if (!hostCopyPool_) hostCopyPool_ = std::make_unique<ThreadPool>(threads);
+  return hostCopyPool_.get();
 }
 
 void VulkanBackend::afterSubmit(std::function<void()> fn) {

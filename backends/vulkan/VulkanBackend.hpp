@@ -13,6 +13,7 @@
 #include "backends/vulkan/VulkanContext.hpp"
 #include "core/src/Nc4StorageChoice.hpp"
 #include "tessera/Backend.hpp"
+#include "tessera/ThreadPool.hpp"
 
 namespace tessera {
 
@@ -86,6 +87,9 @@ class VulkanBackend final : public Backend {
   }
   // Runs after the segment being recorded has been submitted and has finished (downloads).
   void afterSubmit(std::function<void()> fn);
+  // Threads for the host side of uploads and downloads (core/src/ParallelCopy.hpp): up to
+  // 8 of the Session's threads on a GPU; null (one thread) where the device is the CPU.
+  ThreadPool* hostCopyPool();
   // A host-visible buffer living as long as the plan (staging, tables).
   Status planBuffer(VkDeviceSize bytes, VulkanBuffer** out);
   // A device buffer living as long as the plan (re-packed weights, scratch).
@@ -145,7 +149,9 @@ class VulkanBackend final : public Backend {
 
   std::shared_ptr<VulkanContext> ctx_;
   BackendOptions options_;
+  std::unique_ptr<ThreadPool> hostCopyPool_;  // made on first use
   bool fp16_ = false;
+  bool timestamps_ = false;  // time each dispatch (the device can, TESSERA_VULKAN_TIMESTAMPS)
   bool subgroups_ = false;  // run SUBGROUP builds (subgroupTrees(), TESSERA_VULKAN_SUBGROUPS)
   VkCommandPool commandPool_ = VK_NULL_HANDLE;
   // Plan-lifetime objects.

@@ -1,12 +1,11 @@
-// Planned host <-> device copies and device layout conversions. An upload memcpy's the host
-// tensor into a staging buffer at run time (before the segment is submitted); the recorded
-// commands move it into the tensor, converting layout (NCHW or NC4HW4 buffers, NC4HW4
-// images) and precision on the GPU. A download records the reverse and memcpy's the
+// Planned host <-> device copies and device layout conversions. An upload copies the host
+// tensor into a staging buffer at run time (before the segment is submitted; on a GPU over
+// several threads, core/src/ParallelCopy.hpp); the recorded commands move it into the
+// tensor, converting layout (NCHW or NC4HW4 buffers, NC4HW4 images) and precision on the GPU. A download records the reverse and copies the
 // staging buffer out once the segment has finished. On the device, NCHW buffers and NC4HW4
 // images convert into each other with image_convert.comp.
-#include <cstring>
-
 #include "backends/vulkan/VulkanBackend.hpp"
+#include "core/src/ParallelCopy.hpp"
 #include "vulkan/shaders/image_convert.hpp"
 #include "vulkan/shaders/layout_convert.hpp"
 
@@ -90,7 +89,7 @@ class VulkanTransfer final : public Execution {
     const Tensor* src = inputs[0];
     if (!src->data()) return Status::internal("Vulkan upload: " + src->describe() + " has no host data");
     if (!hostConvert_) {
-      std::memcpy(staging_->mapped, src->data(), src->byteSize());
+      copyBytes(static_cast<VulkanBackend*>(backend())->hostCopyPool(), staging_->mapped, src->data(), src->byteSize());
     } else {
       Tensor tmp = Tensor::hostWrap(staging_->mapped, src->shape(), src->dtype(), hostLayout_);
       convertLayout(*src, tmp);
@@ -147,9 +146,9 @@ class VulkanTransfer final : public Execution {
   Status afterDownload(VulkanBackend& vk, Tensor* dst, const Tensor* device) {
     if (!download_) return Status::ok();
     runDst_ = dst;
-    vk.afterSubmit([this, device] {
+    vk.afterSubmit([this, device, &vk] {
       if (!hostConvert_) {
-        std::memcpy(runDst_->data(), staging_->mapped, runDst_->byteSize());
+        copyBytes(vk.hostCopyPool(), runDst_->data(), staging_->mapped, runDst_->byteSize());
         return;
       }
       Tensor tmp = Tensor::hostWrap(staging_->mapped, device->shape(), device->dtype(), hostLayout_);

@@ -10,7 +10,6 @@ namespace {
 std::atomic<uint64_t> gSplitPlans{0};
 std::atomic<uint64_t> gShortLineGroups{0};
 
-constexpr int64_t kTargetInvocations = int64_t(1) << 17;  // a large GPU's resident threads, about
 
 }  // namespace
 
@@ -22,7 +21,7 @@ int splitReductionLanes(int64_t tiles, int64_t reduction, DeviceKind device, con
   }
   if (device == DeviceKind::kCPU || tiles <= 0) return 1;
   int lanes = 1;
-  while (lanes < 64 && tiles * lanes < kTargetInvocations && lanes * 2 <= reduction) lanes *= 2;
+  while (lanes < 64 && tiles * lanes < kGpuTargetInvocations && lanes * 2 <= reduction) lanes *= 2;
   return lanes >= 4 ? lanes : 1;
 }
 

@@ -15,6 +15,10 @@
 
 namespace tessera {
 
+// About the threads a large GPU holds at once (an H100/H200: 132 multiprocessors of 2048):
+// kernels with fewer invocations leave it partly idle.
+constexpr int64_t kGpuTargetInvocations = int64_t(1) << 17;
+
 // Invocations per output tile: 1 (the plain kernel), or a power of two from 2 to 64 (the
 // split kernel). `tiles` counts the tiles of the split kernel, `reduction` the steps each
 // tile sums (a conv's input-channel blocks times taps, a product's K). `envName`

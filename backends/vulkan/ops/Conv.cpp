@@ -1,6 +1,9 @@
 // Vulkan Conv (1-D, 2-D and 3-D; grouped, depthwise, dilated, strided, padded, with bias, Z
 // and a fused activation) on NC4HW4: storage images when they can hold the tensors (1-D and
 // 2-D), else the NCHW buffer build of the same kernel. Kernels: shaders/vulkan/conv.comp (weights: ConvWeights.hpp).
+#include <cstdlib>
+#include <cstring>
+
 #include "backends/vulkan/VulkanOps.hpp"
 #include "backends/vulkan/ops/ConvWeights.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
@@ -23,14 +26,54 @@ ConvKind kindOf(const ConvShape& cs) {
   return ConvKind::kGeneric;
 }
 
-ShaderId shaderOf(ConvKind k, bool image, bool split) {
-  if (split) return image ? vkshaders::conv_GEMM_SPLIT_IMAGE : vkshaders::conv_GEMM_SPLIT;
-  switch (k) {
-    case ConvKind::kGemm: return image ? vkshaders::conv_GEMM_IMAGE : vkshaders::conv_GEMM;
-    case ConvKind::kDepthwise: return image ? vkshaders::conv_DEPTHWISE_IMAGE : vkshaders::conv_DEPTHWISE;
-    case ConvKind::kGeneric: break;
+// Output columns per invocation of the plain GEMM kernel (conv.comp PX): 8, or 4 on a GPU
+// where 8 would give fewer invocations than it holds (PP-OCRv4 det 640's first convs ran at
+// half OpenCL's speed, whose kernel takes 4). TESSERA_VULKAN_CONV_COLUMNS=4 or 8 forces one.
+int64_t gemmColumns(int64_t rows, int64_t width, DeviceKind device) {
+  if (const char* e = std::getenv("TESSERA_VULKAN_CONV_COLUMNS")) {
+    if (std::strcmp(e, "4") == 0) return 4;
+    if (std::strcmp(e, "8") == 0) return 8;
   }
-  return image ? vkshaders::conv_GENERIC_IMAGE : vkshaders::conv_GENERIC;
+  return device != DeviceKind::kCPU && rows * ((width + 7) / 8) < kGpuTargetInvocations ? 4 : 8;
+}
+
+// Whether a GEMM-shaped conv of one group runs GEMM16 (16 output channels an invocation):
+// TESSERA_VULKAN_CONV_BLOCK=16 asks for it, on any device (measured against the 4-channel
+// kernels on GPUs before it is chosen by default).
+bool blocks16(const ConvShape& cs) {
+  const char* e = std::getenv("TESSERA_VULKAN_CONV_BLOCK");
+  return cs.group == 1 && e && std::strcmp(e, "16") == 0;
+}
+
+// The kernel build, its tile count (P[0]) and invocations per tile of one conv.
+struct ConvTiling {
+  ShaderId shader;
+  int64_t tiles;
+  int lanes;
+};
+
+ConvTiling chooseTiling(ConvKind kind, const ConvShape& cs, int64_t taps, bool image, DeviceKind device) {
+  const WindowGeometry w3 = cs.window.padTo3D();
+  const int64_t m4 = (cs.outChannels + 3) / 4, reduction = (cs.inChannels / cs.group + 3) / 4 * taps;
+  const int64_t rows = cs.batch * w3.output[0] * w3.output[1], width = w3.output[2];
+  if (kind == ConvKind::kDepthwise)
+    return {image ? vkshaders::conv_DEPTHWISE_IMAGE : vkshaders::conv_DEPTHWISE, rows * m4 * ((width + 3) / 4), 1};
+  if (kind == ConvKind::kGeneric)
+    return {image ? vkshaders::conv_GENERIC_IMAGE : vkshaders::conv_GENERIC, rows * m4 * ((width + 3) / 4), 1};
+  if (blocks16(cs)) {
+    const int64_t tiles = rows * ((m4 + 3) / 4) * ((width + 3) / 4);
+    const int lanes = splitReductionLanes(tiles, reduction, device, "TESSERA_VULKAN_SPLIT");
+    if (lanes > 1) return {image ? vkshaders::conv_GEMM16_SPLIT_IMAGE : vkshaders::conv_GEMM16_SPLIT, tiles, lanes};
+    return {image ? vkshaders::conv_GEMM16_IMAGE : vkshaders::conv_GEMM16, tiles, 1};
+  }
+  // Few output tiles: each tile's reduction split over several invocations (GEMM_SPLIT, 4
+  // columns a tile; core/src/SplitReduction.hpp).
+  const int64_t tiles4 = rows * m4 * ((width + 3) / 4);
+  const int lanes = splitReductionLanes(tiles4, reduction, device, "TESSERA_VULKAN_SPLIT");
+  if (lanes > 1) return {image ? vkshaders::conv_GEMM_SPLIT_IMAGE : vkshaders::conv_GEMM_SPLIT, tiles4, lanes};
+  if (gemmColumns(rows * m4, width, device) == 4)
+    return {image ? vkshaders::conv_GEMM4_IMAGE : vkshaders::conv_GEMM4, tiles4, 1};
+  return {image ? vkshaders::conv_GEMM_IMAGE : vkshaders::conv_GEMM, rows * m4 * ((width + 7) / 8), 1};
 }
 
 class VulkanConv final : public VulkanExecution {
@@ -56,17 +99,11 @@ class VulkanConv final : public VulkanExecution {
     const bool hasBias = in.size() > 2 && in[2];
     const Tensor* z = convSumInput(in);
     const ConvKind kind = kindOf(cs);
-    const WindowGeometry w3 = cs.window.padTo3D();
     const int64_t m4 = (cs.outChannels + 3) / 4;
     const int64_t cg = cs.inChannels / cs.group, k = in[1]->elementCount() / (cs.outChannels * cg);
-    // GEMM convs with few output tiles split each tile's reduction over several invocations
-    // (GEMM_SPLIT, 4 columns a tile; core/src/SplitReduction.hpp).
-    const int64_t rows = cs.batch * m4 * w3.output[0] * w3.output[1];
-    const int lanes = kind == ConvKind::kGemm ? splitReductionLanes(rows * ((w3.output[2] + 3) / 4), (cg + 3) / 4 * k,
-                                                               vk().deviceKind(), "TESSERA_VULKAN_SPLIT")
-                                              : 1;
-    const int64_t px = kind == ConvKind::kGemm && lanes == 1 ? 8 : 4;  // output columns per tile (conv.comp PX)
-    const int64_t tiles = rows * ((w3.output[2] + px - 1) / px);
+    const ConvTiling tiling = chooseTiling(kind, cs, k, images_, vk().deviceKind());
+    const int64_t tiles = tiling.tiles;
+    const int lanes = tiling.lanes;
     const FusedActivation& act = params_.activation;
     std::vector<uint32_t> p = {vkops::u32(tiles), vkops::u32(cs.inChannels), vkops::u32(cs.outChannels),
                                vkops::u32(cs.group), hasBias ? 1u : 0u, static_cast<uint32_t>(act.kind),
@@ -100,7 +137,7 @@ class VulkanConv final : public VulkanExecution {
     }
     VulkanBinding bias = weights;  // bound, unread, when there is none
     if (hasBias) TESSERA_RETURN_IF_ERROR(vkops::fp32ConvOperand(*this, vk(), in[2], &bias));
-    return dispatch(shaderOf(kind, images_, lanes > 1),
+    return dispatch(tiling.shader,
                     {VulkanBackend::binding(in[0]), weights, bias,
                      VulkanBackend::binding(out[0]), VulkanBackend::binding(z ? z : in[0])},
                     p, tiles * lanes);
