@@ -139,10 +139,12 @@ if want latency; then
     esac
   done
   configs=()
-  for b in $GPUS; do configs+=("$b fp32 1" "$b fp16 1"); done
-  # OpenCL without its early clFlush calls, next to the row with them (docs/OPENCL.md).
-  case " $GPUS " in *" opencl "*) configs+=("opencl fp32 1 TESSERA_OPENCL_FLUSH=0") ;; esac
   n="$(nproc)"
+  # GPU rows run with the host's threads, as `tessera bench` does by default (Vulkan copies
+  # inputs and outputs over up to 8 of them).
+  for b in $GPUS; do configs+=("$b fp32 $n" "$b fp16 $n"); done
+  # OpenCL without its early clFlush calls, next to the row with them (docs/OPENCL.md).
+  case " $GPUS " in *" opencl "*) configs+=("opencl fp32 $n TESSERA_OPENCL_FLUSH=0") ;; esac
   t=1
   while [ "$t" -lt "$n" ]; do configs+=("cpu fp32 $t"); t=$((t * 2)); done
   configs+=("cpu fp32 $n")
