@@ -62,6 +62,11 @@ class VulkanBackend final : public Backend {
   Status onSegmentEnd(int segment) override;
   void onExecuteBegin(int segment) override;
   Status onExecuteEnd(int segment) override;
+  Status onSetProfiling(bool on) override {
+    profiling_ = on;
+    return Status::ok();
+  }
+  bool plansDependOnProfiling() const override { return timestampsWhenProfiling_; }
   size_t plannedPeakBytes() const override { return peakDynamicBytes_; }
   uint64_t recordedDispatches() const override { return recordedDispatches_; }
 
@@ -151,7 +156,9 @@ class VulkanBackend final : public Backend {
   BackendOptions options_;
   std::unique_ptr<ThreadPool> hostCopyPool_;  // made on first use
   bool fp16_ = false;
-  bool timestamps_ = false;  // time each dispatch (the device can, TESSERA_VULKAN_TIMESTAMPS)
+  // Time each dispatch (where the device can): in every plan, or in plans made while profiling.
+  bool timestampsAlways_ = false, timestampsWhenProfiling_ = false;
+  bool profiling_ = false;
   bool subgroups_ = false;  // run SUBGROUP builds (subgroupTrees(), TESSERA_VULKAN_SUBGROUPS)
   VkCommandPool commandPool_ = VK_NULL_HANDLE;
   // Plan-lifetime objects.

@@ -282,9 +282,16 @@ Status Session::trace(std::vector<TracedOutput>* out) const {
 }
 Status Session::setProfiling(bool on) {
   std::lock_guard<std::mutex> lock(impl_->callMutex);
+  const bool changed = on != impl_->profiling;
   impl_->profiling = on;
   if (impl_->staged) TESSERA_RETURN_IF_ERROR(impl_->staged->setProfiling(on));
   for (auto& b : impl_->backends) TESSERA_RETURN_IF_ERROR(b->onSetProfiling(on));
+  bool replan = false;
+  for (auto& b : impl_->backends) replan = replan || (changed && b->plansDependOnProfiling());
+  if (replan) {  // plans made for the other state are dropped; the next run plans again
+    impl_->keptPlans.clear();
+    impl_->planned = false;
+  }
   return Status::ok();
 }
 std::vector<Session::ProfileEntry> Session::profile() const {

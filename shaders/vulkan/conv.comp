@@ -1,4 +1,4 @@
-// variants: GEMM, DEPTHWISE, GENERIC, GEMM_IMAGE, DEPTHWISE_IMAGE, GENERIC_IMAGE, GEMM_SPLIT, GEMM_SPLIT_IMAGE, GEMM4, GEMM4_IMAGE, GEMM16, GEMM16_IMAGE, GEMM16_SPLIT, GEMM16_SPLIT_IMAGE ; precision: fp32 fp16
+// variants: GEMM, DEPTHWISE, GENERIC, GEMM_IMAGE, DEPTHWISE_IMAGE, GENERIC_IMAGE, GEMM_SPLIT, GEMM_SPLIT_IMAGE, GEMM4, GEMM4_IMAGE ; precision: fp32 fp16
 // Direct convolution over up to 3 spatial dims (1-D and 2-D use leading extents of 1),
 // grouped, depthwise, dilated, strided, padded, with an optional bias, an optional Z of y's
 // shape added before the fused activation (ops/Conv.hpp: y = act(conv + bias + Z)),
@@ -16,10 +16,6 @@
 // (core/src/SplitReduction.hpp): P[29] = `lanes` invocations of one work-group share a tile of
 // 4 channels by 4 columns, each summing every lanes-th (input block, tap) pair; a tree in
 // work-group memory merges their sums. P[0] counts tiles, not invocations.
-// GEMM16 (group 1): each invocation computes 16 output channels (4 blocks) at 4 columns, so
-// an input load feeds 64 multiply-adds instead of 16, and the weights, the same for the
-// invocations of a row of tiles, are read alike by a whole subgroup. GEMM16_SPLIT: P[29] =
-// `lanes` invocations of a work-group share such a tile as in GEMM_SPLIT.
 // P: 0 count, 1 C, 2 M, 3 group, 4 hasBias, 5 act, 6 actA, 7 actB,
 //    8..10 in DHW, 11..13 out DHW, 14..16 kernel, 17..19 stride, 20..22 dilation, 23..25 pad,
 //    26 scale, 27 shift (after the activation), 28 hasZ, 29 lanes (GEMM_SPLIT)
@@ -29,16 +25,10 @@
 #define SPLIT
 #endif
 #if defined(GEMM_IMAGE) || defined(DEPTHWISE_IMAGE) || defined(GENERIC_IMAGE) || defined(GEMM_SPLIT_IMAGE) || \
-    defined(GEMM4_IMAGE) || defined(GEMM16_IMAGE) || defined(GEMM16_SPLIT_IMAGE)
+    defined(GEMM4_IMAGE)
 #define IMAGE
 #endif
-#if defined(GEMM16_SPLIT) || defined(GEMM16_SPLIT_IMAGE)
-#define BLOCK16_SPLIT
-#endif
-#if defined(GEMM16) || defined(GEMM16_IMAGE) || defined(BLOCK16_SPLIT)
-#define BLOCK16
-#endif
-#if defined(GEMM) || defined(GEMM_IMAGE) || defined(GEMM4) || defined(GEMM4_IMAGE) || defined(SPLIT) || defined(BLOCK16)
+#if defined(GEMM) || defined(GEMM_IMAGE) || defined(GEMM4) || defined(GEMM4_IMAGE) || defined(SPLIT)
 #define KIND_GEMM
 #elif defined(DEPTHWISE) || defined(DEPTHWISE_IMAGE)
 #define KIND_DEPTHWISE
@@ -107,81 +97,7 @@ vec4 biasBlock(int m4, int M) {
   return b4;
 }
 
-#if defined(BLOCK16)
-// Tile `index`: 4 columns from ox0 of row oy at depth oz, output channel blocks 4 * mb ...
-// 4 * mb + 3 of image n (column blocks vary fastest, so a subgroup shares mb).
-#ifdef BLOCK16_SPLIT
-shared vec4 blockSums[64][16];
-#endif
-
-void main() {
-#ifdef BLOCK16_SPLIT
-  uint lanes = P[29];
-#else
-  uint lanes = 1u;
-#endif
-  uint i = gid(), tile = i / lanes, lane = i % lanes, me = gl_LocalInvocationID.x;
-  bool valid = tile < P[0];  // no early return: every invocation meets the barriers
-  int C = pint(1), M = pint(2);
-  int D = pint(8), H = pint(9), W = pint(10), OD = pint(11), OH = pint(12), OW = pint(13);
-  int KD = pint(14), KH = pint(15), KW = pint(16);
-  int SD = pint(17), SH = pint(18), SW = pint(19), DD = pint(20), DH = pint(21), DW = pint(22);
-  int PD = pint(23), PH = pint(24), PW = pint(25);
-  int M4 = (M + 3) / 4, MB = (M4 + 3) / 4, OWB = (OW + 3) / 4, K = KD * KH * KW, C4 = (C + 3) / 4;
-  uint t = valid ? tile : 0u;
-  int ox0 = int(t % uint(OWB)) * 4;
-  uint rest = t / uint(OWB);
-  int oy = int(rest % uint(OH)); rest /= uint(OH);
-  int oz = int(rest % uint(OD)); rest /= uint(OD);
-  int mb = int(rest % uint(MB)), n = int(rest / uint(MB));
-  ivec3 gx = ivec3(C, D * H, W), gy = ivec3(M, OD * OH, OW);
-  vec4 acc[16];  // [block j][column p] at j * 4 + p
-  for (int a = 0; a < 16; ++a) acc[a] = vec4(0.0);
-  if (valid) {
-    for (int r = int(lane); r < C4 * K; r += int(lanes)) {  // (input block, tap) pairs
-      int c4 = r / K, k = r - c4 * K;
-      int kx = k % KW, ky = (k / KW) % KH, kz = k / (KW * KH);
-      int iz = oz * SD - PD + kz * DD, iy = oy * SH - PH + ky * DH;
-      if (iz < 0 || iz >= D || iy < 0 || iy >= H) continue;
-      int row = iz * H + iy;
-      vec4 xv[4];
-      for (int p = 0; p < 4; ++p) {
-        int ix = (ox0 + p) * SW - PW + kx * DW;
-        xv[p] = ix >= 0 && ix < W ? load_x(gx, n, c4, row, ix) : vec4(0.0);
-      }
-      for (int j = 0; j < 4; ++j) {
-        int m4 = mb * 4 + j;
-        if (m4 >= M4) break;
-        int wIndex = (m4 * C4 + c4) * K * 4 + k * 4;
-        vec4 w0 = LD4(w[wIndex]), w1 = LD4(w[wIndex + 1]), w2 = LD4(w[wIndex + 2]), w3 = LD4(w[wIndex + 3]);
-        for (int p = 0; p < 4; ++p) acc[j * 4 + p] += w0 * xv[p].x + w1 * xv[p].y + w2 * xv[p].z + w3 * xv[p].w;
-      }
-    }
-  }
-#ifdef BLOCK16_SPLIT
-  {
-    for (int a = 0; a < 16; ++a) blockSums[me][a] = acc[a];
-    barrier();
-    for (uint s = lanes / 2u; s > 0u; s >>= 1) {
-      if (lane < s)
-        for (int a = 0; a < 16; ++a) blockSums[me][a] += blockSums[me + s][a];
-      barrier();
-    }
-    if (lane == 0u)
-      for (int a = 0; a < 16; ++a) acc[a] = blockSums[me][a];
-  }
-#endif
-  if (!valid || lane != 0u) return;
-  for (int j = 0; j < 4; ++j) {
-    int m4 = mb * 4 + j;
-    if (m4 >= M4) break;
-    vec4 b4 = biasBlock(m4, M);
-    for (int p = 0; p < 4; ++p)
-      if (ox0 + p < OW) storeOutput(gy, n, m4, oz * OH + oy, ox0 + p, acc[j * 4 + p] + b4);
-  }
-}
-
-#elif defined(SPLIT)
+#ifdef SPLIT
 shared vec4 splitSums[64][PX];
 
 void main() {

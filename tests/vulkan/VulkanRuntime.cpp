@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "backends/vulkan/VulkanDiagnostics.hpp"
+#include "support/Nc4StorageChecks.hpp"  // ScopedEnvVar
 #include "tests/vulkan/VulkanTestSupport.hpp"
 
 namespace tessera {
@@ -81,6 +82,7 @@ TEST(VulkanRuntime, ChainAcrossBackendsAndReplan) {
 
 TEST(VulkanRuntime, GpuProfileHasOneTimePerDispatch) {
   TESSERA_REQUIRE_VULKAN();
+  ScopedEnvVar always("TESSERA_VULKAN_TIMESTAMPS", "always");  // runOp does not profile
   OpRun r = runOp("Relu", {randomTensor({3, 5, 7, 9}, 3)}, {}, 1, BackendType::kVulkan);
   ASSERT_TRUE(r.status.isOk());
   const auto profile = vulkan::lastGpuProfile();
@@ -90,6 +92,61 @@ TEST(VulkanRuntime, GpuProfileHasOneTimePerDispatch) {
     found = found || p.first.find("[unary_PLAIN]") != std::string::npos;
   }
   EXPECT_TRUE(found) << "no 'unary' dispatch among " << profile.size() << " timed dispatches";
+}
+
+// Device timestamps are recorded only in plans made while profiling (they slowed every run on
+// an H200): unprofiled runs time nothing, switching profiling on plans again and times the
+// dispatches, switching it off plans again without; plans kept for other shapes go too.
+TEST(VulkanRuntime, DispatchesAreTimedOnlyWhileProfiling) {
+  TESSERA_REQUIRE_VULKAN();
+  const auto softmaxTimed = [] {  // the last timed Vulkan run was this test's Softmax
+    for (const auto& p : vulkan::lastGpuProfile())
+      if (p.first.find("[softmax") != std::string::npos) return true;
+    return false;
+  };
+  {
+    ScopedEnvVar always("TESSERA_VULKAN_TIMESTAMPS", "always");
+    ASSERT_TRUE(runOp("Relu", {randomTensor({2, 3}, 8)}, {}, 1, BackendType::kVulkan).status.isOk());
+    ASSERT_FALSE(softmaxTimed());
+  }
+  ScopedEnvVar unset("TESSERA_VULKAN_TIMESTAMPS", nullptr);
+  GraphBuilder gb;
+  gb.output(gb.op1("Softmax", {gb.input("x", DataType::kF32, {-1, 5, 6, 7})}));
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(gb.build(&g).isOk());
+  SessionOptions o;
+  o.backends = {BackendType::kVulkan};
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, o, &s).isOk());
+  const auto run = [&](int64_t n) {
+    std::map<std::string, Tensor> outs;
+    const Status st = s->run({{"x", randomTensor({n, 5, 6, 7}, 9)}}, &outs);
+    EXPECT_TRUE(st.isOk()) << st.message();
+    int deviceTimed = 0;
+    for (const auto& e : s->profile()) deviceTimed += e.deviceTime ? 1 : 0;
+    return deviceTimed;
+  };
+  run(1);
+  run(2);  // two plans: one kept
+  EXPECT_FALSE(softmaxTimed()) << "an unprofiled run recorded timestamps";
+  EXPECT_EQ(s->planCache().plansMade, 2);
+  ASSERT_TRUE(s->setProfiling(true).isOk());
+  EXPECT_GT(run(2), 0) << "profiling: the Softmax and the copies carry device times";
+  EXPECT_TRUE(softmaxTimed());
+  EXPECT_EQ(s->planCache().plansMade, 3) << "switching profiling on plans again";
+  EXPECT_GT(run(1), 0) << "the kept batch-1 plan, made unprofiled, was dropped";
+  EXPECT_EQ(s->planCache().plansMade, 4);
+  ASSERT_TRUE(s->setProfiling(true).isOk());  // no change: the plans stay
+  run(1);
+  EXPECT_EQ(s->planCache().plansMade, 4);
+  ASSERT_TRUE(s->setProfiling(false).isOk());
+  {
+    ScopedEnvVar always("TESSERA_VULKAN_TIMESTAMPS", "always");
+    ASSERT_TRUE(runOp("Relu", {randomTensor({2, 3}, 8)}, {}, 1, BackendType::kVulkan).status.isOk());
+  }
+  run(1);
+  EXPECT_EQ(s->planCache().plansMade, 5) << "switching profiling off plans again";
+  EXPECT_FALSE(softmaxTimed()) << "the plan made after profiling stopped still records timestamps";
 }
 
 TEST(VulkanRuntime, PipelineCacheIsPersisted) {

@@ -37,14 +37,6 @@ int64_t gemmColumns(int64_t rows, int64_t width, DeviceKind device) {
   return device != DeviceKind::kCPU && rows * ((width + 7) / 8) < kGpuTargetInvocations ? 4 : 8;
 }
 
-// Whether a GEMM-shaped conv of one group runs GEMM16 (16 output channels an invocation):
-// TESSERA_VULKAN_CONV_BLOCK=16 asks for it, on any device (measured against the 4-channel
-// kernels on GPUs before it is chosen by default).
-bool blocks16(const ConvShape& cs) {
-  const char* e = std::getenv("TESSERA_VULKAN_CONV_BLOCK");
-  return cs.group == 1 && e && std::strcmp(e, "16") == 0;
-}
-
 // The kernel build, its tile count (P[0]) and invocations per tile of one conv.
 struct ConvTiling {
   ShaderId shader;
@@ -60,12 +52,6 @@ ConvTiling chooseTiling(ConvKind kind, const ConvShape& cs, int64_t taps, bool i
     return {image ? vkshaders::conv_DEPTHWISE_IMAGE : vkshaders::conv_DEPTHWISE, rows * m4 * ((width + 3) / 4), 1};
   if (kind == ConvKind::kGeneric)
     return {image ? vkshaders::conv_GENERIC_IMAGE : vkshaders::conv_GENERIC, rows * m4 * ((width + 3) / 4), 1};
-  if (blocks16(cs)) {
-    const int64_t tiles = rows * ((m4 + 3) / 4) * ((width + 3) / 4);
-    const int lanes = splitReductionLanes(tiles, reduction, device, "TESSERA_VULKAN_SPLIT");
-    if (lanes > 1) return {image ? vkshaders::conv_GEMM16_SPLIT_IMAGE : vkshaders::conv_GEMM16_SPLIT, tiles, lanes};
-    return {image ? vkshaders::conv_GEMM16_IMAGE : vkshaders::conv_GEMM16, tiles, 1};
-  }
   // Few output tiles: each tile's reduction split over several invocations (GEMM_SPLIT, 4
   // columns a tile; core/src/SplitReduction.hpp).
   const int64_t tiles4 = rows * m4 * ((width + 3) / 4);

@@ -153,6 +153,10 @@ class Backend {
   // Profiling switched on or off (between runs): a GPU backend starts or stops timing its
   // work on the device (Execution::deviceTimeMs).
   virtual Status onSetProfiling(bool on) { (void)on; return Status::ok(); }
+  // Whether this backend's plans are made for one profiling state, so that switching it
+  // makes the Session plan again (Vulkan records its timestamp queries into the command
+  // buffers a plan replays: an H200 ran the PaddleOCR models 0.25-0.45 ms faster without).
+  virtual bool plansDependOnProfiling() const { return false; }
 
   // Compute dispatches, for profiles: running counts of what this backend puts on the device.
   // Recorded ones go into command buffers that every run replays (Vulkan's vkCmdDispatch, so

@@ -106,6 +106,9 @@ class Session {
     // the run; -1 for CPU steps and segment submits.
     int64_t dispatches = -1;
   };
+  // Switches per-step timing on or off for the runs that follow. On a backend whose plans
+  // depend on it (Vulkan records device timestamps only while profiling), a switch drops the
+  // Session's plans: the next run plans again.
   Status setProfiling(bool on);
   std::vector<ProfileEntry> profile() const;
 
