@@ -13,6 +13,7 @@
 #include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/KnownShapes.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
+#include "tools/onnx/FuseLayerNorm.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
 
 namespace tessera {
@@ -439,6 +440,103 @@ TEST(FuseResidualScale, LeavesSharedValuesAndScalesWithoutAFusedActivation) {
   g.output(g.op1("Add", {"x", g.op1("Mul", {g.op1("Relu", {"x"}), g.op1("Conv", {"x", w}, sig)})}));  // x * s + y
   Graph changed = *build(g);
   EXPECT_EQ(fuseResidualScale(&changed), 0);
+}
+
+// Layer normalization written out in elementary ops (PP-OCRv4 rec's form and its variants).
+struct LayerNormSpelling {
+  bool mulSquare = false;   // d * d instead of Pow(d, 2)
+  bool beta = true;         // the last Add
+  bool gamma3d = false;     // gamma and beta as [1, 1, D]
+  bool axesInput = false;   // opset 18: ReduceMean's axes as a second input
+  int64_t axis = -1;        // ReduceMean's axis
+  float exponent = 2.f;
+  bool shareD = false;      // d also a graph output
+  int64_t gammaSize = 0;    // 0: x's last dim
+  bool unknownShape = false;  // normalise Reshape(x, Abs(Shape(x))), whose shape import cannot know
+};
+
+std::shared_ptr<Graph> layerNormGraph(const Shape& x, const LayerNormSpelling& s) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, std::vector<int64_t>(x.begin(), x.end()));
+  const int64_t D = s.gammaSize ? s.gammaSize : x.back();
+  const Shape vec = s.gamma3d ? Shape{1, 1, D} : Shape{D};
+  const std::string in = s.unknownShape ? g.op1("Reshape", {"x", g.op1("Abs", {g.op1("Shape", {"x"})})}) : "x";
+  auto mean = [&](const std::string& v) {
+    Attributes a;
+    if (s.axesInput) {
+      Tensor axes = Tensor::hostAllocate({1}, DataType::kI64);
+      axes.data<int64_t>()[0] = s.axis;
+      return g.op1("ReduceMean", {v, g.constant("axes", axes)});
+    }
+    a.setInts("axes", {s.axis});
+    return g.op1("ReduceMean", {v}, a);
+  };
+  const std::string d = g.op1("Sub", {in, mean(in)});
+  const std::string sq = s.mulSquare ? g.op1("Mul", {d, d}) : g.op1("Pow", {d, g.constant("two", filled({}, s.exponent))});
+  const std::string root = g.op1("Sqrt", {g.op1("Add", {mean(sq), g.constant("eps", filled({}, 1e-5f))})});
+  std::string y = g.op1("Mul", {g.op1("Div", {d, root}), g.constant("gamma", randomTensor(vec, 2, 0.5f, 1.5f))});
+  if (s.beta) y = g.op1("Add", {g.constant("beta", randomTensor(vec, 3)), y});
+  g.output(y);
+  if (s.shareD) g.output(d);
+  auto graph = build(g);
+  if (s.axesInput)
+    for (Node& n : graph->nodes)
+      if (n.opType == "ReduceMean") n.opset = 18;
+  return graph;
+}
+
+TEST(FuseLayerNorm, WrittenOutLayerNormsBecomeOneNode) {
+  const LayerNormSpelling spellings[] = {{}, {true}, {false, false}, {false, true, true}, {true, true, false, true}};
+  int v = 0;
+  for (const Shape& x : {Shape{2, 7, 12}, Shape{2, 3, 5, 9}, Shape{40, 120}})
+    for (const LayerNormSpelling& s : spellings) {
+      if (s.gamma3d && x.size() < 3) continue;
+      const std::string what = "spelling " + std::to_string(v++) + " on " + shapeToString(x);
+      expectSameAfter(*layerNormGraph(x, s), [&](Graph* graph) {
+        EXPECT_EQ(fuseLayerNorm(graph), 1) << what;
+        ASSERT_EQ(graph->nodes.size(), 1u) << what;
+        EXPECT_EQ(graph->nodes[0].opType, "LayerNormalization") << what;
+        EXPECT_FLOAT_EQ(graph->nodes[0].attrs.getFloat("epsilon", 0), 1e-5f) << what;
+        EXPECT_EQ(graph->nodes[0].inputs.size(), s.beta ? 3u : 2u) << what;
+        EXPECT_EQ(graph->initializers.size(), s.beta ? 2u : 1u) << what << ": the pattern's constants are gone";
+      }, 1, what, 2e-5);
+    }
+}
+
+TEST(FuseLayerNorm, LeavesOtherAxesExponentsSharedValuesAndBroadcasts) {
+  LayerNormSpelling axis1, cube, shared, broadcast;
+  axis1.axis = 1;
+  cube.exponent = 3.f;
+  shared.shareD = true;
+  broadcast.gammaSize = 6;  // x's last dim is 1: gamma would broadcast it
+  const std::pair<Shape, LayerNormSpelling> cases[] = {
+      {{2, 7, 12}, axis1}, {{2, 7, 12}, cube}, {{2, 7, 12}, shared}, {{2, 7, 1}, broadcast}};
+  for (const auto& c : cases) {
+    Graph g = *layerNormGraph(c.first, c.second);
+    EXPECT_EQ(fuseLayerNorm(&g), 0) << shapeToString(c.first);
+  }
+  // x's shape unknown at import (computed at run time): fused with a 1-D gamma, not with
+  // [1, 1, D] (which could add dims); a last dim that is not gamma's size is then a clear
+  // shape error at planning.
+  for (bool gamma3d : {false, true}) {
+    LayerNormSpelling s;
+    s.gamma3d = gamma3d;
+    s.unknownShape = true;
+    s.gammaSize = 4;
+    std::shared_ptr<Graph> g = layerNormGraph({2, 5, 4}, s);
+    g->inputs[0].dims = {2, -1, -1};
+    Graph changed = *g;
+    EXPECT_EQ(fuseLayerNorm(&changed), gamma3d ? 0 : 1);
+    if (gamma3d) continue;
+    const Tensor x = randomTensor({2, 3, 4}, 5);
+    expectClose(runCpu(changed, x).begin()->second, runCpu(*g, x).begin()->second, 2e-5, 2e-5, "unknown shape");
+    std::unique_ptr<Session> wide;
+    ASSERT_TRUE(Session::create(std::make_shared<Graph>(changed), {}, &wide).isOk());
+    std::map<std::string, Tensor> out;
+    const Status st = wide->run({{"x", randomTensor({2, 3, 6}, 5)}}, &out);
+    EXPECT_FALSE(st.isOk());
+    EXPECT_NE(st.message().find("LayerNormalization"), std::string::npos) << st.message();
+  }
 }
 
 // Malformed fused-activation attributes are clean errors naming the node and the cause.

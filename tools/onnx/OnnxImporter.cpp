@@ -18,6 +18,7 @@
 #include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
+#include "tools/onnx/FuseLayerNorm.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
 
@@ -263,6 +264,7 @@ Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, 
   // takes it in (PP-OCRv4 det's ConvTranspose, Add, BN): then the BN folds too.
   if (foldConvAffine(g) > 0) TESSERA_RETURN_IF_ERROR(foldConvBatchNorm(g));
   fuseHardSwish(g);
+  fuseLayerNorm(g);
   fuseConvAdd(g);  // before the activation that may follow the Add
   fuseConvActivation(g);
   fuseActivationAffine(g);
