@@ -27,6 +27,9 @@ Status FusedActivation::parse(const Node& node, FusedActivation* out) {
     a.beta = param(1, 0.5f);
   } else if (name == "HardSwish") {
     a.kind = kHardSwish;
+  } else if (name == "Swish") {
+    a.kind = kSwish;
+    a.alpha = param(0, 1.f);
   } else {
     return Status::unsupported(node.label() + ": fused activation '" + name + "' is not supported");
   }

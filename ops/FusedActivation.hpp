@@ -1,6 +1,7 @@
 // An activation folded into the op before it (Conv), as ONNX Runtime's FusedConv writes it:
-// attribute `activation` (Relu, Clip, LeakyRelu, Sigmoid, HardSigmoid, HardSwish) and
-// `activation_params` (Clip: min, max; LeakyRelu: alpha; HardSigmoid: alpha, beta). Set by
+// attribute `activation` (Relu, Clip, LeakyRelu, Sigmoid, HardSigmoid, HardSwish, and Swish:
+// x * Sigmoid(alpha * x), which ONNX writes out in two or three nodes) and
+// `activation_params` (Clip: min, max; LeakyRelu: alpha; HardSigmoid: alpha, beta; Swish: alpha). Set by
 // the import pass tools/onnx/FuseConvActivation; every backend's Conv applies it. A scalar
 // scale and shift may follow the activation (`activation_affine` = [scale, shift], pass
 // tools/onnx/FuseActivationAffine): y = scale * activation(x) + shift.
@@ -15,7 +16,8 @@ namespace tessera {
 
 struct FusedActivation {
   // The numeric codes are the kernels' too (shaders/vulkan/common.glsl `activate`).
-  enum Kind { kNone = 0, kRelu = 1, kClip = 2, kLeakyRelu = 3, kSigmoid = 4, kHardSigmoid = 5, kHardSwish = 6 };
+  enum Kind { kNone = 0, kRelu = 1, kClip = 2, kLeakyRelu = 3, kSigmoid = 4, kHardSigmoid = 5, kHardSwish = 6,
+              kSwish = 7 };
   Kind kind = kNone;
   float alpha = 0.f, beta = 0.f;
   float scale = 1.f, shift = 0.f;  // applied after the activation
@@ -36,6 +38,7 @@ struct FusedActivation {
       case kSigmoid: return 1.f / (1.f + std::exp(-v));
       case kHardSigmoid: return std::fmax(0.f, std::fmin(1.f, alpha * v + beta));
       case kHardSwish: return v * std::fmax(0.f, std::fmin(1.f, (v + 3.f) * (1.f / 6.f)));
+      case kSwish: return v * (1.f / (1.f + std::exp(-alpha * v)));
       case kNone: break;
     }
     return v;

@@ -37,6 +37,19 @@ inline void sigmoidRange(float* y, int64_t count, int64_t stride) {
   }
 }
 
+// Swish, v * Sigmoid(alpha * v), through the vectorised sigmoid on a small buffer.
+inline void swishRange(float* y, int64_t count, int64_t stride, float alpha) {
+  constexpr int64_t kBlock = 256;
+  float buf[kBlock];
+  for (int64_t i0 = 0; i0 < count; i0 += kBlock) {
+    const int64_t m = std::min(kBlock, count - i0);
+    float* p = y + i0 * stride;
+    for (int64_t i = 0; i < m; ++i) buf[i] = alpha * p[i * stride];
+    vectorSigmoid(buf, buf, m);
+    for (int64_t i = 0; i < m; ++i) p[i * stride] *= buf[i];
+  }
+}
+
 // The activation alone (FusedActivation::activate), without the affine that may follow it.
 inline void applyActivationKind(const FusedActivation& a, float* y, int64_t count, int64_t stride) {
   const float alpha = a.alpha, beta = a.beta;
@@ -54,6 +67,7 @@ inline void applyActivationKind(const FusedActivation& a, float* y, int64_t coun
     case FusedActivation::kHardSigmoid:
       return activateRange(y, count, stride, [=](float v) { return std::max(0.f, std::min(1.f, alpha * v + beta)); });
     case FusedActivation::kSigmoid: return sigmoidRange(y, count, stride);
+    case FusedActivation::kSwish: return swishRange(y, count, stride, alpha);
     default: return activateRange(y, count, stride, [&a](float v) { return a.activate(v); });
   }
 }

@@ -47,6 +47,8 @@ inline float4 activate4(float4 v) {
   return clamp(ACT_A * v + ACT_B, 0.f, 1.f);
 #elif ACTIVATION == 6
   return v * clamp(v / 6.f + 0.5f, 0.f, 1.f);
+#elif ACTIVATION == 7
+  return v / (1.f + exp(-ACT_A * v));
 #else
   return v;
 #endif

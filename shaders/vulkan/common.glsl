@@ -124,6 +124,7 @@ float activate(int code, float v, float a, float b) {
   if (code == 4) return 1.0 / (1.0 + exp(-v));
   if (code == 5) return clamp(a * v + b, 0.0, 1.0);
   if (code == 6) return v * clamp(v / 6.0 + 0.5, 0.0, 1.0);
+  if (code == 7) return v / (1.0 + exp(-a * v));
   return v;
 }
 vec4 activate4(int code, vec4 v, float a, float b) {

@@ -10,6 +10,7 @@
 #include "tools/onnx/FoldConvAffine.hpp"
 #include "tools/onnx/FuseActivationAffine.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
+#include "tools/onnx/FuseConvSwish.hpp"
 #include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/KnownShapes.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
@@ -442,6 +443,55 @@ TEST(FuseResidualScale, LeavesSharedValuesAndScalesWithoutAFusedActivation) {
   EXPECT_EQ(fuseResidualScale(&changed), 0);
 }
 
+// Swish after a Conv, c * Sigmoid(c) or c * Sigmoid(c * k), becomes its fused activation on
+// every CPU Conv kernel (convSumCases: GEMM, Winograd, few-channel, depthwise, groups, 1-D).
+TEST(FuseConvSwish, SwishAfterEveryConvKernelGivesTheUnfusedAnswers) {
+  int variant = 0;
+  for (const ConvSumCase& c : convSumCases()) {
+    const int v = variant++;
+    GraphBuilder g;
+    g.input("x", DataType::kF32, std::vector<int64_t>(c.x.begin(), c.x.end()));
+    const std::string conv = g.op1("Conv", {"x", g.constant("w", randomTensor(convSumWeightShape(c), 11)),
+                                            g.constant("b", randomTensor({c.m}, 12))}, convSumAttributes(c));
+    const float k = v % 3 == 0 ? 1.f : v % 3 == 1 ? 0.7f : -1.3f;
+    std::string arg = conv;
+    if (v % 4 != 3) {  // every fourth spells Sigmoid(c) without the scale
+      const std::string kName = g.constant("k", filled({}, k));
+      arg = g.op1("Mul", v % 2 ? std::vector<std::string>{kName, conv} : std::vector<std::string>{conv, kName});
+    }
+    const std::string s = g.op1("Sigmoid", {arg});
+    g.output(g.op1("Mul", v % 3 ? std::vector<std::string>{s, conv} : std::vector<std::string>{conv, s}));
+    expectSameAfter(*build(g), [&](Graph* graph) {
+      EXPECT_EQ(fuseConvSwish(graph), 1) << c.what;
+      EXPECT_EQ(graph->nodes[0].attrs.getString("activation", ""), "Swish") << c.what;
+      EXPECT_EQ(graph->initializers.count("k"), 0u) << c.what << ": k is gone";
+    }, 1, std::string(c.what) + " variant " + std::to_string(v), 2e-5);
+  }
+}
+
+TEST(FuseConvSwish, LeavesSharedValuesOtherScalesAndFusedActivations) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 3, 4, 4});
+  const std::string w = g.constant("w", randomTensor({3, 3, 1, 1}, 1));
+  const std::string c1 = g.op1("Conv", {"x", w});
+  g.output(g.op1("Mul", {c1, g.op1("Sigmoid", {c1})}));
+  g.output(c1);  // c read elsewhere
+  const std::string c2 = g.op1("Conv", {"x", w});
+  const std::string s2 = g.op1("Sigmoid", {c2});
+  g.output(g.op1("Mul", {c2, s2}));
+  g.output(s2);  // the sigmoid read elsewhere
+  const std::string c3 = g.op1("Conv", {"x", w});
+  g.output(g.op1("Mul", {c3, g.op1("Sigmoid", {g.op1("Mul", {c3, g.constant("k3", randomTensor({3, 1, 1}, 4))})})}));
+  Attributes relu;
+  relu.setString("activation", "Relu");
+  const std::string c4 = g.op1("Conv", {"x", w}, relu);  // an activation already
+  g.output(g.op1("Mul", {c4, g.op1("Sigmoid", {c4})}));
+  const std::string r = g.op1("Relu", {"x"});  // not a Conv
+  g.output(g.op1("Mul", {r, g.op1("Sigmoid", {r})}));
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseConvSwish(&changed), 0);
+}
+
 // Layer normalization written out in elementary ops (PP-OCRv4 rec's form and its variants).
 struct LayerNormSpelling {
   bool mulSquare = false;   // d * d instead of Pow(d, 2)
@@ -545,7 +595,7 @@ TEST(FusedActivation, BadAttributesAreErrors) {
     GraphBuilder g;
     g.input("x", DataType::kF32, {1, 3, 4, 4});
     Attributes a;
-    a.setString("activation", bad == 0 ? "Swish" : "Relu");
+    a.setString("activation", bad == 0 ? "Mish" : "Relu");
     if (bad == 1) a.setFloats("activation_affine", {1.f, 2.f, 3.f});
     g.output(g.op1("Conv", {"x", g.constant("w", randomTensor({4, 3, 1, 1}, 1))}, a));
     std::unique_ptr<Session> s;
@@ -553,7 +603,7 @@ TEST(FusedActivation, BadAttributesAreErrors) {
     std::map<std::string, Tensor> out;
     if (st.isOk()) st = s->run({{"x", randomTensor({1, 3, 4, 4}, 2)}}, &out);
     ASSERT_FALSE(st.isOk());
-    EXPECT_NE(st.message().find(bad == 0 ? "fused activation 'Swish'" : "activation_affine needs 2 values"),
+    EXPECT_NE(st.message().find(bad == 0 ? "fused activation 'Mish'" : "activation_affine needs 2 values"),
               std::string::npos) << st.message();
   }
 }

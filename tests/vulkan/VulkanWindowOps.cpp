@@ -61,7 +61,7 @@ TEST(VulkanConv, FusedActivations) {
       // Bounds that once printed as invalid OpenCL C literals ("0f", "6f"): integral (ReLU6),
       // negative, huge, infinite and denormal.
       {"Clip", {0.f, 6.f}}, {"Clip", {-1e30f, -1.f}}, {"Clip", {-INFINITY, 2.f}}, {"Clip", {1e-40f, 3e38f}},
-      {"LeakyRelu", {2.f}}, {"HardSigmoid", {1.f, 0.f}}};
+      {"LeakyRelu", {2.f}}, {"HardSigmoid", {1.f, 0.f}}, {"Swish", {1.f}}, {"Swish", {-0.7f}}};
   for (const auto& act : acts)
     for (int64_t group : {int64_t(1), int64_t(6), int64_t(2)}) {
       Attributes a = convAttrs({1, 1}, {1, 1}, {1, 1, 1, 1}, group);

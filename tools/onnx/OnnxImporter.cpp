@@ -17,6 +17,7 @@
 #include "tools/onnx/FuseActivationAffine.hpp"
 #include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
+#include "tools/onnx/FuseConvSwish.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
 #include "tools/onnx/FuseLayerNorm.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
@@ -266,6 +267,7 @@ Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, 
   fuseHardSwish(g);
   fuseLayerNorm(g);
   fuseConvAdd(g);  // before the activation that may follow the Add
+  fuseConvSwish(g);
   fuseConvActivation(g);
   fuseActivationAffine(g);
   fuseResidualScale(g);
