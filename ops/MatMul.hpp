@@ -1,5 +1,8 @@
 // MatMul (numpy matmul): batched over leading dimensions with broadcasting; a 1-D A is a
 // row vector and a 1-D B a column vector, their unit dimension removed from the result.
+// Not ONNX: an optional third input, a bias of N values added to every output row (set by the
+// import pass tools/onnx/FuseMatMulBias from MatMul -> Add; every backend's MatMul adds it
+// as it writes the product).
 #pragma once
 #include "tessera/Backend.hpp"
 #include <cstdint>
@@ -19,6 +22,9 @@ struct MatMulShape {
 
 // Messages do not name the node; callers add it.
 Status resolveMatMul(const Shape& a, const Shape& b, MatMulShape* out);
+
+// Input index of MatMul's optional bias (see above).
+constexpr size_t kMatMulBiasInput = 2;
 
 // Work of MatMul/Gemm for profiles: each output element is a dot product of length k.
 inline WorkEstimate matMulWork(const Tensors& in, const Tensors& out, int64_t k) {

@@ -14,6 +14,11 @@ Status matMulShape(ShapeContext& ctx) {
   MatMulShape s;
   Status st = resolveMatMul(a->shape(), b->shape(), &s);
   if (!st.isOk()) return ctx.error(st.message());
+  if (const Tensor* bias = ctx.input(kMatMulBiasInput)) {
+    if (bias->dtype() != a->dtype() || bias->rank() != 1 || bias->dim(0) != s.N)
+      return ctx.error("the bias (input 3, from an import-time fusion) must be " + std::to_string(s.N) + " " +
+                       dataTypeName(a->dtype()) + " values, one per output column; it is " + bias->describe());
+  }
   ctx.output(0) = Tensor(s.output, a->dtype());
   return Status::ok();
 }

@@ -1,17 +1,21 @@
 // MatMul (batched, broadcast batch dims) and Gemm on plain f32 buffers. One work-item per
-// output element; the K loop accumulates in fp32.
+// output element; the K loop accumulates in fp32. MatMul's optional bias (ops/MatMul.hpp) is
+// read with -DHAS_BIAS (bias is bound to b otherwise).
 
 // global: (N, M, batch). aOffsets/bOffsets: per batch index, the element offset of that
 // batch's A and B matrices (precomputed for broadcasting).
 __kernel void matmul(__global const float* a, __global const float* b, __global float* y,
                      __global const int* aOffsets, __global const int* bOffsets, int M, int N,
-                     int K, int batch) {
+                     int K, int batch, __global const float* bias) {
   const int n = get_global_id(0), m = get_global_id(1), bi = get_global_id(2);
   if (n >= N || m >= M || bi >= batch) return;
   __global const float* ap = a + aOffsets[bi] + (size_t)m * K;
   __global const float* bp = b + bOffsets[bi] + n;
   float acc = 0.f;
   for (int k = 0; k < K; ++k) acc = mad(ap[k], bp[(size_t)k * N], acc);
+#ifdef HAS_BIAS
+  acc += bias[n];
+#endif
   y[((size_t)bi * M + m) * N + n] = acc;
 }
 
@@ -20,7 +24,7 @@ __kernel void matmul(__global const float* a, __global const float* b, __global 
 // memory merges their sums. global: ceil(outputs * lanes / 64) * 64, 1-D; local: 64.
 __kernel void matmul_split(__global const float* a, __global const float* b, __global float* y,
                            __global const int* aOffsets, __global const int* bOffsets, int M, int N,
-                           int K, int batch, int lanes) {
+                           int K, int batch, __global const float* bias, int lanes) {
   __local float sums[64];
   const int me = get_local_id(0), i = get_global_id(0);
   const int out = i / lanes, lane = i - out * lanes;
@@ -38,7 +42,11 @@ __kernel void matmul_split(__global const float* a, __global const float* b, __g
     if (lane < s) sums[me] += sums[me + s];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+#ifdef HAS_BIAS
+  if (valid && lane == 0) y[out] = sums[me] + bias[out % N];
+#else
   if (valid && lane == 0) y[out] = sums[me];
+#endif
 }
 
 // Y = alpha * A' B' + beta * C. A' is M x K (A stored K x M when TRANS_A), B' is K x N

@@ -26,6 +26,13 @@ TEST(OpenClMath, MatMulGemm) {
   REQUIRE_OPENCL();
   expectOpenClMatchesCpu("MatMul", {randomTensor({3, 1, 5, 7}, 51), randomTensor({4, 7, 3}, 52)}, {}, "MatMul batched broadcast");
   expectOpenClMatchesCpu("MatMul", {randomTensor({7}, 53), randomTensor({7, 3}, 54)}, {}, "MatMul vector");
+  // With a bias (the third input tools/onnx/FuseMatMulBias adds): 3-D A, batched B, 1-D A.
+  test::expectGpuMatchesCpu(BackendType::kOpenCL, "MatMul", {randomTensor({2, 5, 7}, 55), randomTensor({7, 6}, 56), randomTensor({6}, 57)},
+                      {}, 1, {false, true, true}, 17, 1e-4, 1e-5, "MatMul bias");
+  test::expectGpuMatchesCpu(BackendType::kOpenCL, "MatMul", {randomTensor({3, 5, 7}, 58), randomTensor({3, 7, 9}, 59), randomTensor({9}, 60)},
+                      {}, 1, {false, true, true}, 17, 1e-4, 1e-5, "MatMul batched bias");
+  test::expectGpuMatchesCpu(BackendType::kOpenCL, "MatMul", {randomTensor({7}, 61), randomTensor({7, 3}, 62), randomTensor({3}, 63)},
+                      {}, 1, {false, true, true}, 17, 1e-4, 1e-5, "MatMul vector bias");
   for (int ta = 0; ta < 2; ++ta)
     for (int tb = 0; tb < 2; ++tb) {
       Attributes a;

@@ -69,11 +69,17 @@ inline const std::vector<std::pair<Shape, Shape>>& matMulSplitCases() {
   return cases;
 }
 
+// Each case also with a bias (MatMul's third input, tools/onnx/FuseMatMulBias) where B is a
+// matrix.
 inline void expectSplitMatMulsMatchCpu(BackendType gpu, const std::string& lanes) {
-  for (const auto& c : matMulSplitCases())
-    expectGpuMatchesCpu(gpu, "MatMul", {randomTensor(c.first, 51, -1.f, 1.f), randomTensor(c.second, 52, -1.f, 1.f)},
-                        {}, 1, {}, 17, 1e-4, 1e-5, "MatMul " + shapeToString(c.first) + " x " + shapeToString(c.second) +
-                                                       ", " + lanes + " lanes");
+  for (const auto& c : matMulSplitCases()) {
+    const std::string what = "MatMul " + shapeToString(c.first) + " x " + shapeToString(c.second) + ", " + lanes + " lanes";
+    std::vector<Tensor> in = {randomTensor(c.first, 51, -1.f, 1.f), randomTensor(c.second, 52, -1.f, 1.f)};
+    expectGpuMatchesCpu(gpu, "MatMul", in, {}, 1, {}, 17, 1e-4, 1e-5, what);
+    if (c.second.size() < 2) continue;
+    in.push_back(randomTensor({c.second.back()}, 53));
+    expectGpuMatchesCpu(gpu, "MatMul", in, {}, 1, {false, true, true}, 17, 1e-4, 1e-5, what + ", bias");
+  }
 }
 
 // Every case above and the fused Z / activation cases at each forced lane count.

@@ -15,6 +15,7 @@
 #include "tools/onnx/KnownShapes.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
 #include "tools/onnx/FuseLayerNorm.hpp"
+#include "tools/onnx/FuseMatMulBias.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
 
 namespace tessera {
@@ -490,6 +491,54 @@ TEST(FuseConvSwish, LeavesSharedValuesOtherScalesAndFusedActivations) {
   g.output(g.op1("Mul", {r, g.op1("Sigmoid", {r})}));
   Graph changed = *build(g);
   EXPECT_EQ(fuseConvSwish(&changed), 0);
+}
+
+// MatMul + constant vector: the bias becomes MatMul's third input (3-D A, batched B, 1-D A,
+// bias [N] or [1, N], on either side of the Add).
+TEST(FuseMatMulBias, LinearLayersBecomeOneMatMul) {
+  struct Case { Shape a, b, bias; bool biasFirst; };
+  const Case cases[] = {{{2, 5, 7}, {7, 6}, {6}, false},      {{2, 5, 7}, {7, 6}, {6}, true},
+                        {{3, 5, 7}, {3, 7, 9}, {1, 9}, false}, {{7}, {7, 3}, {3}, true},
+                        {{40, 120}, {120, 360}, {360}, false}};
+  for (const Case& c : cases) {
+    GraphBuilder g;
+    g.input("x", DataType::kF32, std::vector<int64_t>(c.a.begin(), c.a.end()));
+    const std::string y = g.op1("MatMul", {"x", g.constant("w", randomTensor(c.b, 1))});
+    const std::string bias = g.constant("bias", randomTensor(c.bias, 2));
+    g.output(g.op1("Add", c.biasFirst ? std::vector<std::string>{bias, y} : std::vector<std::string>{y, bias}));
+    const std::string what = shapeToString(c.a) + " x " + shapeToString(c.b) + " + " + shapeToString(c.bias);
+    std::shared_ptr<Graph> unfused = build(g);
+    expectSameAfter(*unfused, [&](Graph* graph) {
+      EXPECT_EQ(fuseMatMulBias(graph), 1) << what;
+      EXPECT_EQ(graph->nodes[0].inputs.size(), 3u) << what;
+      EXPECT_EQ(graph->initializers.count("bias"), 0u) << what << ": the Add's constant is gone";
+    }, 1, what);
+    // Two threads: a single product is split over the pool, then the bias added by rows.
+    Graph fused = *unfused;
+    fuseMatMulBias(&fused);
+    SessionOptions two;
+    two.threads = 2;
+    std::unique_ptr<Session> s;
+    ASSERT_TRUE(Session::create(std::make_shared<Graph>(fused), two, &s).isOk());
+    const Tensor x = randomTensor(c.a, 5, -5.f, 5.f);
+    std::map<std::string, Tensor> out;
+    ASSERT_TRUE(s->run({{"x", x}}, &out).isOk()) << what;
+    expectClose(out.begin()->second, runCpu(*unfused, x).begin()->second, 1e-5, 1e-5, what + ", 2 threads");
+  }
+}
+
+TEST(FuseMatMulBias, LeavesRowBiasesComputedWeightsSharedProductsAndBroadcasts) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {5, 7});
+  const std::string w = g.constant("w", randomTensor({7, 6}, 1));
+  g.output(g.op1("Add", {g.op1("MatMul", {"x", w}), g.constant("rows", randomTensor({5, 6}, 2))}));  // per row
+  g.output(g.op1("Add", {g.op1("MatMul", {"x", g.op1("Relu", {w})}), g.constant("b1", randomTensor({6}, 3))}));
+  const std::string shared = g.op1("MatMul", {"x", w});
+  g.output(g.op1("Add", {shared, g.constant("b2", randomTensor({6}, 4))}));
+  g.output(shared);  // the product read elsewhere
+  g.output(g.op1("Add", {g.op1("MatMul", {g.op1("ReduceSum", {"x"}), w}), g.constant("b3", randomTensor({1, 6}, 5))}));
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseMatMulBias(&changed), 0);
 }
 
 // Layer normalization written out in elementary ops (PP-OCRv4 rec's form and its variants).

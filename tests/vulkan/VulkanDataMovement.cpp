@@ -104,6 +104,13 @@ TEST(VulkanMatrix, MatMulBroadcastAndGemm) {
   expectVulkanMatchesCpu("MatMul", {randomTensor({3, 1, 5, 7}, 81), randomTensor({4, 7, 13}, 82)}, {});
   expectVulkanMatchesCpu("MatMul", {randomTensor({7}, 83), randomTensor({3, 7, 5}, 84)}, {});
   expectVulkanMatchesCpu("MatMul", {randomTensor({2, 5, 7}, 85), randomTensor({7}, 86)}, {});
+  // With a bias (the third input tools/onnx/FuseMatMulBias adds): 3-D A, batched B, 1-D A.
+  expectVulkanMatchesCpu("MatMul", {randomTensor({2, 5, 7}, 87), randomTensor({7, 6}, 88), randomTensor({6}, 89)}, {}, 1,
+                         {false, true, true});
+  expectVulkanMatchesCpu("MatMul", {randomTensor({3, 5, 7}, 90), randomTensor({3, 7, 9}, 91), randomTensor({9}, 92)}, {}, 1,
+                         {false, true, true});
+  expectVulkanMatchesCpu("MatMul", {randomTensor({7}, 93), randomTensor({7, 3}, 94), randomTensor({3}, 95)}, {}, 1,
+                         {false, true, true});
   for (int ta : {0, 1})
     for (int tb : {0, 1}) {
       Attributes a;

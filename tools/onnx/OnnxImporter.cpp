@@ -20,6 +20,7 @@
 #include "tools/onnx/FuseConvSwish.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
 #include "tools/onnx/FuseLayerNorm.hpp"
+#include "tools/onnx/FuseMatMulBias.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
 
@@ -266,6 +267,7 @@ Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, 
   if (foldConvAffine(g) > 0) TESSERA_RETURN_IF_ERROR(foldConvBatchNorm(g));
   fuseHardSwish(g);
   fuseLayerNorm(g);
+  fuseMatMulBias(g);
   fuseConvAdd(g);  // before the activation that may follow the Add
   fuseConvSwish(g);
   fuseConvActivation(g);

@@ -1,5 +1,6 @@
 // CPU MatMul: every distinct B matrix of the batch is packed (once at resize when B is
-// constant), then each output matrix is one packed GEMM. Many small matrices run one per
+// constant), then each output matrix is one packed GEMM (and the optional bias, ops/MatMul.hpp,
+// added to its rows while they are in cache). Many small matrices run one per
 // thread; few large ones are each split over the pool.
 #include <vector>
 
@@ -76,12 +77,27 @@ class CpuMatMul final : public Execution {
       g.ldc = s.N;
       return g;
     };
+    const float* bias = inputs.size() > kMatMulBiasInput && inputs[kMatMulBiasInput]
+                            ? inputs[kMatMulBiasInput]->data<float>() : nullptr;
+    // The bias goes on rows [begin, end) of output matrix i, while they are in cache.
+    auto addBias = [&](int64_t i, int64_t begin, int64_t end) {
+      for (int64_t m = begin; m < end; ++m) {
+        float* row = y + (i * s.M + m) * s.N;
+        for (int64_t n = 0; n < s.N; ++n) row[n] += bias[n];
+      }
+    };
     if (batches_ >= pool.threads()) {
       pool.parallelFor(batches_, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) gemmPackedTile(args(i), 0, s.M, 0, s.N);
+        for (int64_t i = begin; i < end; ++i) {
+          gemmPackedTile(args(i), 0, s.M, 0, s.N);
+          if (bias) addBias(i, 0, s.M);
+        }
       }, 1);
     } else {
-      for (int64_t i = 0; i < batches_; ++i) gemmPacked(pool, args(i));
+      for (int64_t i = 0; i < batches_; ++i) {
+        gemmPacked(pool, args(i));
+        if (bias) pool.parallelFor(s.M, [&](int64_t begin, int64_t end) { addBias(i, begin, end); }, 16);
+      }
     }
     return Status::ok();
   }
@@ -101,8 +117,9 @@ class CpuMatMul final : public Execution {
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node&, const Tensors& inputs, const Tensors&) {
-  if (inputs.size() != 2 || !inputs[0] || !inputs[1]) return nullptr;
-  if (inputs[0]->dtype() != DataType::kF32 || inputs[1]->dtype() != DataType::kF32) return nullptr;
+  if (inputs.size() < 2 || inputs.size() > 3 || !inputs[0] || !inputs[1]) return nullptr;
+  for (const Tensor* t : inputs)
+    if (t && t->dtype() != DataType::kF32) return nullptr;
   return std::make_unique<CpuMatMul>(b);
 }
 

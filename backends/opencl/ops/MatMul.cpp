@@ -1,5 +1,6 @@
 // OpenCL MatMul (f32, plain buffers): numpy batching with broadcast batch dimensions; the
-// per-batch offsets of A and B are computed at planning time.
+// per-batch offsets of A and B are computed at planning time; the optional bias of
+// ops/MatMul.hpp added at the store (-DHAS_BIAS).
 #include <vector>
 
 #include "backends/opencl/Movement.hpp"
@@ -43,10 +44,13 @@ class OpenClMatMul final : public OpenClExecution {
     // Few outputs and a long K: each output's sum split over work-items (SplitReduction.hpp).
     const int64_t outputCount = s.M * s.N * batch;
     const int lanes = splitReductionLanes(outputCount, s.K, cl()->deviceKind(), "TESSERA_OPENCL_SPLIT");
+    const Tensor* bias = inputs.size() > kMatMulBiasInput ? inputs[kMatMulBiasInput] : nullptr;
+    KernelOptions options;
+    if (bias) options.define("HAS_BIAS");
     TESSERA_RETURN_IF_ERROR(addKernel(lanes > 1 ? opencl::kernels::matmul::matmul_split : opencl::kernels::matmul::matmul,
-                                      KernelOptions(), &k));
+                                      options, &k));
     k->tensor(inputs[0]).tensor(inputs[1]).tensor(outputs[0]).mem(aOffsets_.get()).mem(bOffsets_.get());
-    k->arg(s.M).arg(s.N).arg(s.K).arg(batch);
+    k->arg(s.M).arg(s.N).arg(s.K).arg(batch).tensor(bias ? bias : inputs[1]);
     if (lanes > 1) {
       k->arg(lanes);
       countSplitReductionPlan();
@@ -61,8 +65,9 @@ class OpenClMatMul final : public OpenClExecution {
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
-  if (inputs.size() != 2 || !inputs[0] || !inputs[1]) return nullptr;
-  if (inputs[0]->dtype() != DataType::kF32 || inputs[1]->dtype() != DataType::kF32) return nullptr;
+  if (inputs.size() < 2 || inputs.size() > 3 || !inputs[0] || !inputs[1]) return nullptr;
+  for (const Tensor* t : inputs)
+    if (t && t->dtype() != DataType::kF32) return nullptr;
   MatMulShape s;
   if (!resolveMatMul(inputs[0]->shape(), inputs[1]->shape(), &s).isOk()) return nullptr;
   if (s.output != outputs[0]->shape()) return nullptr;

@@ -1,4 +1,5 @@
-// Vulkan MatMul (numpy semantics: 1-D operands, batch broadcasting up to 4 batch dims).
+// Vulkan MatMul (numpy semantics: 1-D operands, batch broadcasting up to 4 batch dims; the
+// optional bias of ops/MatMul.hpp).
 // Kernel: shaders/vulkan/matmul.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "backends/vulkan/ops/MatMulLanes.hpp"
@@ -37,16 +38,19 @@ class VulkanMatMul final : public VulkanExecution {
     int64_t batches = 1;
     for (int64_t d : ms.batch) batches *= d;
     const int64_t blocks = n == 0 ? 0 : batches * ((ms.M + 3) / 4) * ((ms.N + 3) / 4);
+    // The optional bias (ops/MatMul.hpp) is matmul.comp's C: every row reads the same N values.
+    const Tensor* bias = in.size() > kMatMulBiasInput ? in[kMatMulBiasInput] : nullptr;
     std::vector<uint32_t> p = {vkops::u32(blocks), vkops::u32(ms.M), vkops::u32(ms.N), vkops::u32(ms.K),
-                               vkops::u32(ms.K), 1u, vkops::u32(ms.N), 1u, floatBits(1.f), floatBits(0.f), 0u, 0u, 0u,
-                               vkops::u32(br)};
+                               vkops::u32(ms.K), 1u, vkops::u32(ms.N), 1u, floatBits(1.f), floatBits(bias ? 1.f : 0.f),
+                               bias ? 1u : 0u, 0u, bias ? 1u : 0u, vkops::u32(br)};
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(ms.batch[d]) : 1u);
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(as[d]) : 0u);
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(bs[d]) : 0u);
     const int lanes = vkops::matmulLanes(vk().deviceKind(), blocks, ms.K, &p);
     return dispatch(lanes > 1 ? vkshaders::matmul_SPLIT : vkshaders::matmul_BLOCK,
-                    {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]), VulkanBackend::binding(in[0]),
-                     VulkanBackend::binding(out[0])}, p, blocks * lanes);
+                    {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]),
+                     VulkanBackend::binding(bias ? bias : in[0]), VulkanBackend::binding(out[0])},
+                    p, blocks * lanes);
   }
 };
 
