@@ -13,6 +13,7 @@ constexpr size_t kPiece = size_t(256) << 10;  // below this a thread's start cos
 }
 
 void copyBytes(ThreadPool* pool, void* dst, const void* src, size_t bytes) {
+  if (bytes == 0) return;  // an empty tensor's data may be null, which memcpy may not take
   const int64_t pieces = static_cast<int64_t>(bytes / kPiece);
   if (!pool || pool->threads() == 1 || pieces < 2) {
     std::memcpy(dst, src, bytes);
