@@ -66,7 +66,7 @@ mkdir -p "$B/data"
 cp -r "$NODE_DATA" "$B/data/node"
 cp "$ROOT"/tests/conformance/onnx_node_inference.txt "$ROOT"/tests/conformance/onnx_node_inference_float_only.txt \
    "$B/lists/"
-cp "$ROOT/scripts/bundle/run.sh" "$ROOT/scripts/bundle/env.sh" "$ROOT/tests/models/check_paddleocr.py" "$B/"
+cp "$ROOT/scripts/bundle/run.sh" "$ROOT/scripts/bundle/ab.sh" "$ROOT/scripts/bundle/env.sh" "$ROOT/tests/models/check_paddleocr.py" "$B/"
 git -C "$ROOT" describe --always --dirty >"$B/VERSION" 2>/dev/null || echo unknown >"$B/VERSION"
 
 mkdir -p "$(dirname "$OUT")"

@@ -45,6 +45,26 @@ if [ -z "${OCL_ICD_VENDORS:-}" ] && [ -z "$(ls /etc/OpenCL/vendors/*.icd 2>/dev/
   tb_has_lib libigdrcl.so >"$TB_ICDS/intel.icd" || rm -f "$TB_ICDS/intel.icd"
   [ -n "$(ls "$TB_ICDS")" ] && export OCL_ICD_VENDORS="$TB_ICDS"
 fi
+# The GPU backends `tessera devices` (its output in file $1) lists with a default device.
+tb_gpu_backends() {
+  local b found=""
+  for b in vulkan opencl; do
+    if sed -n "/^$b:$/,/^[a-z]*:$/p" "$1" | grep -q "<- default"; then found="$found $b"; fi
+  done
+  echo $found
+}
+
+# The PaddleOCR case `name` (cls, rec, det320, det640) as "label model-file input-shape".
+tb_paddleocr_case() {
+  case "$1" in
+    cls) echo "cls ch_ppocr_mobile_v2.0_cls_infer.onnx 1x3x48x192" ;;
+    rec) echo "rec ch_PP-OCRv4_rec_infer.onnx 1x3x48x320" ;;
+    det320) echo "det ch_PP-OCRv4_det_infer.onnx 1x3x320x320" ;;
+    det640) echo "det ch_PP-OCRv4_det_infer.onnx 1x3x640x640" ;;
+    *) return 1 ;;
+  esac
+}
+
 export XDG_CACHE_HOME="${TESSERA_BUNDLE_CACHE:-$TESSERA_BUNDLE/.cache}"
 export TESSERA_ONNX_NODE_DATA="$TESSERA_BUNDLE/data/node"
 export PATH="$TESSERA_BUNDLE/bin:$PATH"

@@ -43,10 +43,8 @@ say ""
 
 # Which GPU backends this machine has (a backend that `tessera devices` cannot open is left out).
 tessera devices >"$RESULTS/devices.txt" 2>&1
-GPUS=""
-for b in vulkan opencl; do
-  if sed -n "/^$b:$/,/^[a-z]*:$/p" "$RESULTS/devices.txt" | grep -q "<- default"; then GPUS="$GPUS $b"; fi
-done
+GPUS=" $(tb_gpu_backends "$RESULTS/devices.txt")"
+[ "$GPUS" = " " ] && GPUS=""
 
 if want devices; then
   say "## Devices"
@@ -130,13 +128,8 @@ if want latency; then
   say ""
   models=()
   for m in ${TESSERA_BUNDLE_MODELS:-cls rec det320 det640}; do
-    case "$m" in
-      cls) models+=("cls ch_ppocr_mobile_v2.0_cls_infer.onnx 1x3x48x192") ;;
-      rec) models+=("rec ch_PP-OCRv4_rec_infer.onnx 1x3x48x320") ;;
-      det320) models+=("det ch_PP-OCRv4_det_infer.onnx 1x3x320x320") ;;
-      det640) models+=("det ch_PP-OCRv4_det_infer.onnx 1x3x640x640") ;;
-      *) echo "run.sh: unknown model '$m' in TESSERA_BUNDLE_MODELS" >&2; exit 2 ;;
-    esac
+    c="$(tb_paddleocr_case "$m")" || { echo "run.sh: unknown model '$m' in TESSERA_BUNDLE_MODELS" >&2; exit 2; }
+    models+=("$c")
   done
   configs=()
   n="$(nproc)"

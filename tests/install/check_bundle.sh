@@ -3,7 +3,8 @@
 # scratch folder and runs its run.sh there with a bare environment (no build tree, no
 # LD_LIBRARY_PATH, a fresh HOME), narrowed to stay quick on CPU-run drivers: the devices, two
 # GPU unit tests, two ONNX node cases per backend, and the classifier's latency row per
-# backend. Every step must report success and every latency cell a number. Then the devices
+# backend. Every step must report success and every latency cell a number. ab.sh times the
+# classifier against the bundle's own tessera (one round). Then the devices
 # step again as on a machine's first run: with the NC4HW4 storage choices gone from the
 # cache, `tessera devices` notes its measurements inside the backends' sections, and run.sh
 # must still find every GPU backend (it once found none there).
@@ -48,6 +49,13 @@ for b in vulkan opencl; do
     fi
   fi
 done
+
+# ab.sh, the side-by-side timing of this bundle against another build (here its own tessera
+# as the other, one round of one run of the classifier): a number in every cell.
+env -i PATH=/usr/bin:/bin HOME="$WORK/home" TESSERA_BUNDLE_CACHE="$CACHE" TESSERA_BUNDLE_ROUNDS=1 TESSERA_BUNDLE_RUNS=1 \
+  TESSERA_BUNDLE_MODELS=cls "$WORK/unpacked/tessera-bundle/ab.sh" "$WORK/unpacked/tessera-bundle/bin/tessera" \
+  "$WORK/ab" >/dev/null || fail "ab.sh exited $?"
+grep -qE '^\| (vulkan|opencl) \| other \| [0-9.]+ ' "$WORK/ab/ab.md" || fail "ab.sh timed no GPU row: $(cat "$WORK/ab/ab.md")"
 
 mkdir -p "$WORK/first-run"
 cp -r "$CACHE/tessera" "$WORK/first-run/tessera"
