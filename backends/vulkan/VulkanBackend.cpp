@@ -466,13 +466,20 @@ BackendRegistrar registerVulkan(BackendFactory{
       return Status::ok();
     },
     [] {
-      // Where the default device keeps NC4HW4 tensors (measured now if not cached yet).
+      // Where the default device keeps NC4HW4 tensors, in fp32 and, where it can store fp16,
+      // in fp16 (each measured now if not cached yet; the two choices may differ).
       std::string text = VulkanContext::describeDevices();
       std::shared_ptr<VulkanContext> ctx;
       if (VulkanContext::get("", &ctx).isOk()) {
         if (!text.empty() && text.back() != '\n') text += "\n";
         text += "  NC4HW4 tensors on the default device (fp32): " +
-                describeNc4Storage(VulkanBackend(std::move(ctx), BackendOptions{}).nc4Storage()) + "\n";
+                describeNc4Storage(VulkanBackend(ctx, BackendOptions{}).nc4Storage()) + "\n";
+        if (ctx->info().fp16Storage) {
+          BackendOptions half;
+          half.precision = Precision::kFP16;
+          text += "  NC4HW4 tensors on the default device (fp16): " +
+                  describeNc4Storage(VulkanBackend(ctx, half).nc4Storage()) + "\n";
+        }
       }
       return text;
     }});

@@ -21,6 +21,10 @@ TEST(VulkanCapabilities, ListedByTesseraDevices) {
   ASSERT_TRUE(VulkanContext::get("", &ctx).isOk());
   const std::string text = BackendRegistry::instance().find(BackendType::kVulkan)->describeDevices();
   EXPECT_NE(text.find("capabilities: " + ctx->info().capabilities()), std::string::npos) << text;
+  // Where NC4HW4 tensors live, per precision the device can store (fp16's choice is its own).
+  EXPECT_NE(text.find("NC4HW4 tensors on the default device (fp32): "), std::string::npos) << text;
+  EXPECT_EQ(text.find("NC4HW4 tensors on the default device (fp16): ") != std::string::npos, ctx->info().fp16Storage)
+      << text;
 }
 
 // A compute shader using one capability, built into a pipeline on the session's device.
