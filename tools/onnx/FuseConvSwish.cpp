@@ -4,14 +4,6 @@
 #include "tools/onnx/GraphPass.hpp"
 
 namespace tessera {
-namespace {
-
-bool is(const Node& n, const char* op, size_t inputs) {
-  return n.opType == op && n.domain.empty() && n.inputs.size() == inputs && n.outputs.size() == 1;
-}
-
-}  // namespace
-
 int fuseConvSwish(Graph* graph) {
   Graph& g = *graph;
   const auto uses = pass::consumerCounts(g);
@@ -20,7 +12,7 @@ int fuseConvSwish(Graph* graph) {
   std::vector<bool> removed(g.nodes.size(), false);
   int count = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
-    if (!is(g.nodes[i], "Mul", 2)) continue;
+    if (!pass::isOp(g.nodes[i], "Mul", 2)) continue;
     for (int side = 0; side < 2; ++side) {
       const Node& mul = g.nodes[i];
       const std::string& c = mul.inputs[1 - side];
@@ -28,13 +20,13 @@ int fuseConvSwish(Graph* graph) {
       auto sp = made.find(s), cp = made.find(c);
       if (sp == made.end() || cp == made.end() || removed[sp->second] || !usedBy(s, 1) || !usedBy(c, 2)) continue;
       const Node& sigmoid = g.nodes[sp->second];
-      if (!is(sigmoid, "Sigmoid", 1)) continue;
+      if (!pass::isOp(sigmoid, "Sigmoid", 1)) continue;
       // Sigmoid(c), or Sigmoid(c * k) with the scaled value read by the Sigmoid alone.
       float alpha = 1.f;
       long scaled = -1;
       if (sigmoid.inputs[0] != c) {
         auto kp = made.find(sigmoid.inputs[0]);
-        if (kp == made.end() || !usedBy(sigmoid.inputs[0], 1) || !is(g.nodes[kp->second], "Mul", 2)) continue;
+        if (kp == made.end() || !usedBy(sigmoid.inputs[0], 1) || !pass::isOp(g.nodes[kp->second], "Mul", 2)) continue;
         const Node& byK = g.nodes[kp->second];
         const int cSide = byK.inputs[0] == c ? 0 : byK.inputs[1] == c ? 1 : -1;
         if (cSide < 0 || !pass::scalarInitializer(g, byK.inputs[1 - cSide], &alpha)) continue;

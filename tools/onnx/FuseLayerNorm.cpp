@@ -1,7 +1,6 @@
 #include "tools/onnx/FuseLayerNorm.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
@@ -11,10 +10,6 @@
 
 namespace tessera {
 namespace {
-
-bool is(const Node& n, const char* op, size_t inputs) {
-  return n.opType == op && n.domain.empty() && n.inputs.size() == inputs && n.outputs.size() == 1;
-}
 
 // A ReduceMean over the last axis only, keeping dims (axes as attribute, or opset 18's input).
 bool meanOfLastAxis(const Graph& g, const Node& n) {
@@ -76,7 +71,7 @@ int fuseLayerNorm(Graph* graph) {
     Match m;
     m.x = g.nodes[i].inputs[0];
     const long sub = next(g.nodes[i].outputs[0]);
-    if (sub < 0 || !is(g.nodes[sub], "Sub", 2) || g.nodes[sub].inputs[0] != m.x) continue;
+    if (sub < 0 || !pass::isOp(g.nodes[sub], "Sub", 2) || g.nodes[sub].inputs[0] != m.x) continue;
     const std::string d = g.nodes[sub].outputs[0];
     // d is read by the square (Pow(d, 2) or d * d) and by the Div, and nothing else.
     auto dr = readers.find(d);
@@ -85,22 +80,22 @@ int fuseLayerNorm(Graph* graph) {
     for (size_t r : dr->second) {
       const Node& n = g.nodes[r];
       float two = 0;
-      if (is(n, "Pow", 2) && n.inputs[0] == d && pass::scalarInitializer(g, n.inputs[1], &two) && two == 2.f) square = r;
-      else if (is(n, "Mul", 2) && n.inputs[0] == d && n.inputs[1] == d) square = r;
-      else if (is(n, "Div", 2) && n.inputs[0] == d && n.inputs[1] != d) div = r;
+      if (pass::isOp(n, "Pow", 2) && n.inputs[0] == d && pass::scalarInitializer(g, n.inputs[1], &two) && two == 2.f) square = r;
+      else if (pass::isOp(n, "Mul", 2) && n.inputs[0] == d && n.inputs[1] == d) square = r;
+      else if (pass::isOp(n, "Div", 2) && n.inputs[0] == d && n.inputs[1] != d) div = r;
     }
     const int squareReads = square >= 0 && g.nodes[square].opType == "Mul" ? 2 : 1;
     if (square < 0 || div < 0 || !usedBy(d, squareReads + 1)) continue;
     const long mean2 = next(g.nodes[square].outputs[0]);
     if (mean2 < 0 || !meanOfLastAxis(g, g.nodes[mean2]) || g.nodes[mean2].inputs[0] != g.nodes[square].outputs[0]) continue;
     const long addEps = next(g.nodes[mean2].outputs[0]);
-    if (addEps < 0 || !is(g.nodes[addEps], "Add", 2)) continue;
+    if (addEps < 0 || !pass::isOp(g.nodes[addEps], "Add", 2)) continue;
     const auto eps = otherOperand(g.nodes[addEps], g.nodes[mean2].outputs[0]);
     if (!eps || !pass::scalarInitializer(g, *eps, &m.eps)) continue;
     const long root = next(g.nodes[addEps].outputs[0]);
-    if (root < 0 || !is(g.nodes[root], "Sqrt", 1) || next(g.nodes[root].outputs[0]) != div) continue;
+    if (root < 0 || !pass::isOp(g.nodes[root], "Sqrt", 1) || next(g.nodes[root].outputs[0]) != div) continue;
     const long scale = next(g.nodes[div].outputs[0]);
-    if (scale < 0 || !is(g.nodes[scale], "Mul", 2)) continue;
+    if (scale < 0 || !pass::isOp(g.nodes[scale], "Mul", 2)) continue;
     const auto gamma = otherOperand(g.nodes[scale], g.nodes[div].outputs[0]);
     if (!gamma || !lastDimVector(g, *gamma, &m.size)) continue;
     m.gamma = *gamma;
@@ -110,7 +105,7 @@ int fuseLayerNorm(Graph* graph) {
     m.y = g.nodes[scale].outputs[0];
     const long shift = next(m.y);
     int64_t betaSize = 0;
-    if (shift >= 0 && is(g.nodes[shift], "Add", 2)) {
+    if (shift >= 0 && pass::isOp(g.nodes[shift], "Add", 2)) {
       const auto beta = otherOperand(g.nodes[shift], m.y);
       if (beta && lastDimVector(g, *beta, &betaSize) && betaSize == m.size) {
         m.beta = *beta;
@@ -149,13 +144,8 @@ int fuseLayerNorm(Graph* graph) {
     ln.name = g.nodes[m.nodes[0]].name + "/LayerNormalization";
     ln.opType = "LayerNormalization";
     ln.opset = 17;
-    auto asVector = [&](const std::string& name) {  // [1, ..., size] -> [size]
-      Tensor v = Tensor::hostAllocate({m.size}, DataType::kF32);
-      std::memcpy(v.data(), g.initializers.at(name).data(), v.byteSize());
-      return pass::addInitializer(g, name, std::move(v));
-    };
-    ln.inputs = {m.x, asVector(m.gamma)};
-    if (!m.beta.empty()) ln.inputs.push_back(asVector(m.beta));
+    ln.inputs = {m.x, pass::addFlattenedInitializer(g, m.gamma)};  // [1, ..., size] -> [size]
+    if (!m.beta.empty()) ln.inputs.push_back(pass::addFlattenedInitializer(g, m.beta));
     ln.outputs = {m.y};
     ln.attrs.setInt("axis", -1);
     ln.attrs.setFloat("epsilon", m.eps);

@@ -1,7 +1,5 @@
 #include "tools/onnx/FuseMatMulBias.hpp"
 
-#include <cstring>
-
 #include "ops/MatMul.hpp"
 #include "tools/onnx/GraphPass.hpp"
 
@@ -16,7 +14,7 @@ int fuseMatMulBias(Graph* graph) {
   int count = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& add = g.nodes[i];
-    if (add.opType != "Add" || !add.domain.empty() || add.inputs.size() != 2 || add.outputs.size() != 1) continue;
+    if (!pass::isOp(add, "Add", 2)) continue;
     for (int side = 0; side < 2; ++side) {
       const std::string& product = add.inputs[side];
       const std::string& biasName = add.inputs[1 - side];
@@ -24,7 +22,7 @@ int fuseMatMulBias(Graph* graph) {
       auto u = uses.find(product);
       if (p == made.end() || removed[p->second] || u == uses.end() || u->second != 1) continue;
       const Node& mm = g.nodes[p->second];
-      if (mm.opType != "MatMul" || !mm.domain.empty() || mm.inputs.size() != 2 || mm.outputs.size() != 1) continue;
+      if (!pass::isOp(mm, "MatMul", 2)) continue;
       const Tensor* b = pass::f32Initializer(g, mm.inputs[1]);
       const Tensor* bias = pass::f32Initializer(g, biasName);
       // At most rank(B) - 1 dims: a 1-D A drops a dim from the product, which [1, N] would add back.
@@ -33,10 +31,8 @@ int fuseMatMulBias(Graph* graph) {
       bool vector = bias->dim(bias->rank() - 1) == N;
       for (int d = 0; d + 1 < bias->rank(); ++d) vector = vector && bias->dim(d) == 1;
       if (!vector) continue;
-      Tensor v = Tensor::hostAllocate({N}, DataType::kF32);
-      std::memcpy(v.data(), bias->data(), v.byteSize());
       Node fused = mm;  // takes the Add's place: A, B and the bias exist before it
-      fused.inputs.push_back(pass::addInitializer(g, biasName, std::move(v)));
+      fused.inputs.push_back(pass::addFlattenedInitializer(g, biasName));
       fused.outputs[0] = add.outputs[0];
       biases.insert(biasName);
       removed[p->second] = true;

@@ -3,14 +3,6 @@
 #include "tools/onnx/GraphPass.hpp"
 
 namespace tessera {
-namespace {
-
-bool binary(const Node& n, const char* op) {
-  return n.opType == op && n.domain.empty() && n.inputs.size() == 2 && n.outputs.size() == 1;
-}
-
-}  // namespace
-
 int fuseResidualScale(Graph* graph) {
   Graph& g = *graph;
   const auto uses = pass::consumerCounts(g);
@@ -19,12 +11,12 @@ int fuseResidualScale(Graph* graph) {
   std::vector<bool> removed(g.nodes.size(), false);
   int count = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
-    if (!binary(g.nodes[i], "Add")) continue;
+    if (!pass::isOp(g.nodes[i], "Add", 2)) continue;
     for (int side = 0; side < 2; ++side) {
       const Node& add = g.nodes[i];
       const std::string& x = add.inputs[1 - side];
       auto m = made.find(add.inputs[side]);
-      if (m == made.end() || removed[m->second] || !only(add.inputs[side]) || !binary(g.nodes[m->second], "Mul"))
+      if (m == made.end() || removed[m->second] || !only(add.inputs[side]) || !pass::isOp(g.nodes[m->second], "Mul", 2))
         continue;
       const Node& mul = g.nodes[m->second];
       const int xSide = mul.inputs[0] == x ? 0 : mul.inputs[1] == x ? 1 : -1;

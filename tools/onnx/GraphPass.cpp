@@ -1,5 +1,7 @@
 #include "tools/onnx/GraphPass.hpp"
 
+#include <cstring>
+
 namespace tessera {
 namespace pass {
 
@@ -46,6 +48,17 @@ std::string addInitializer(Graph& g, const std::string& base, Tensor value) {
   value.setConstant(true);
   g.initializers[name] = std::move(value);
   return name;
+}
+
+std::string addFlattenedInitializer(Graph& g, const std::string& name) {
+  const Tensor& t = g.initializers.at(name);
+  Tensor v = Tensor::hostAllocate({t.elementCount()}, DataType::kF32);
+  std::memcpy(v.data(), t.data(), v.byteSize());
+  return addInitializer(g, name, std::move(v));
+}
+
+bool isOp(const Node& n, const char* op, size_t inputs) {
+  return n.opType == op && n.domain.empty() && n.inputs.size() == inputs && n.outputs.size() == 1;
 }
 
 void removeNodes(Graph& g, const std::vector<bool>& removed, const std::set<std::string>& candidates) {

@@ -24,6 +24,10 @@ bool scalarInitializer(const Graph& g, const std::string& name, float* value);
 std::string freshName(const Graph& g, const std::string& base);
 // Adds an f32 constant under a fresh name and returns the name.
 std::string addInitializer(Graph& g, const std::string& base, Tensor value);
+// The f32 initializer `name` (of any shape) again as a 1-D constant under a fresh name.
+std::string addFlattenedInitializer(Graph& g, const std::string& name);
+// Whether `n` is the default-domain op `op` with `inputs` inputs and one output.
+bool isOp(const Node& n, const char* op, size_t inputs);
 // Drops the nodes flagged in `removed`, then the initializers among `candidates` that no
 // node reads any more.
 void removeNodes(Graph& g, const std::vector<bool>& removed, const std::set<std::string>& candidates);
