@@ -154,7 +154,7 @@ class VulkanBackend final : public Backend {
 
   std::shared_ptr<VulkanContext> ctx_;
   BackendOptions options_;
-  std::unique_ptr<ThreadPool> hostCopyPool_;  // made on first use
+  std::unique_ptr<ThreadPool> hostCopyPool_;  // made when the first transfer is planned
   bool fp16_ = false;
   // Time each dispatch (where the device can): in every plan, or in plans made while profiling.
   bool timestampsAlways_ = false, timestampsWhenProfiling_ = false;

@@ -1,8 +1,9 @@
 // Planned host <-> device copies and device layout conversions. An upload copies the host
 // tensor into a staging buffer at run time (before the segment is submitted; on a GPU over
 // several threads, core/src/ParallelCopy.hpp); the recorded commands move it into the
-// tensor, converting layout (NCHW or NC4HW4 buffers, NC4HW4 images) and precision on the GPU. A download records the reverse and copies the
-// staging buffer out once the segment has finished. On the device, NCHW buffers and NC4HW4
+// tensor, converting layout (NCHW or NC4HW4 buffers, NC4HW4 images) and precision on the
+// GPU. A download records the reverse and copies the staging buffer out once the segment
+// has finished. On the device, NCHW buffers and NC4HW4
 // images convert into each other with image_convert.comp.
 #include "backends/vulkan/VulkanBackend.hpp"
 #include "core/src/ParallelCopy.hpp"
@@ -48,6 +49,7 @@ class VulkanTransfer final : public Execution {
       return Status::unsupported("Vulkan: copies keep dtype and shape (" + src->describe() + " -> " + dst->describe() + ")");
     if (!upload_ && !download_) return convertOnDevice(vk, src, dst, label);
     if (upload_ == download_) return Status::internal("Vulkan: " + label + " must go between the host and the device");
+    hostPool_ = vk.hostCopyPool();  // made now, not on the first run
     const Tensor* device = upload_ ? dst : src;
     const Tensor* host = upload_ ? src : dst;
     if (device->layout() == Layout::kNC4HW4) return transferImage(vk, device, host, dst, label);
@@ -89,7 +91,7 @@ class VulkanTransfer final : public Execution {
     const Tensor* src = inputs[0];
     if (!src->data()) return Status::internal("Vulkan upload: " + src->describe() + " has no host data");
     if (!hostConvert_) {
-      copyBytes(static_cast<VulkanBackend*>(backend())->hostCopyPool(), staging_->mapped, src->data(), src->byteSize());
+      copyBytes(hostPool_, staging_->mapped, src->data(), src->byteSize());
     } else {
       Tensor tmp = Tensor::hostWrap(staging_->mapped, src->shape(), src->dtype(), hostLayout_);
       convertLayout(*src, tmp);
@@ -146,9 +148,9 @@ class VulkanTransfer final : public Execution {
   Status afterDownload(VulkanBackend& vk, Tensor* dst, const Tensor* device) {
     if (!download_) return Status::ok();
     runDst_ = dst;
-    vk.afterSubmit([this, device, &vk] {
+    vk.afterSubmit([this, device] {
       if (!hostConvert_) {
-        copyBytes(vk.hostCopyPool(), runDst_->data(), staging_->mapped, runDst_->byteSize());
+        copyBytes(hostPool_, runDst_->data(), staging_->mapped, runDst_->byteSize());
         return;
       }
       Tensor tmp = Tensor::hostWrap(staging_->mapped, device->shape(), device->dtype(), hostLayout_);
@@ -161,6 +163,7 @@ class VulkanTransfer final : public Execution {
   bool hostConvert_ = false;
   Layout hostLayout_ = Layout::kNCHW;
   VulkanBuffer* staging_ = nullptr;
+  ThreadPool* hostPool_ = nullptr;  // the backend's host-copy threads (null: one thread)
   Tensor* runDst_ = nullptr;
   int timer_ = -1;
 };

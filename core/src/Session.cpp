@@ -286,12 +286,11 @@ Status Session::setProfiling(bool on) {
   impl_->profiling = on;
   if (impl_->staged) TESSERA_RETURN_IF_ERROR(impl_->staged->setProfiling(on));
   for (auto& b : impl_->backends) TESSERA_RETURN_IF_ERROR(b->onSetProfiling(on));
-  bool replan = false;
-  for (auto& b : impl_->backends) replan = replan || (changed && b->plansDependOnProfiling());
-  if (replan) {  // plans made for the other state are dropped; the next run plans again
-    impl_->keptPlans.clear();
-    impl_->planned = false;
-  }
+  for (auto& b : impl_->backends)
+    if (changed && b->plansDependOnProfiling()) {  // plans made for the other state go; the next run plans again
+      impl_->keptPlans.clear();
+      impl_->planned = false;
+    }
   return Status::ok();
 }
 std::vector<Session::ProfileEntry> Session::profile() const {
