@@ -4,10 +4,10 @@
 
 namespace tessera {
 
-Status FusedActivation::parse(const Node& node, FusedActivation* out) {
+Status FusedActivation::parse(const Node& node, FusedActivation* out, const std::string& prefix) {
   FusedActivation a;
-  const std::string name = node.attrs.getString("activation", "");
-  const std::vector<float> p = node.attrs.getFloats("activation_params");
+  const std::string name = node.attrs.getString(prefix + "activation", "");
+  const std::vector<float> p = node.attrs.getFloats(prefix + "activation_params");
   auto param = [&](size_t i, float def) { return i < p.size() ? p[i] : def; };
   if (name.empty()) {
   } else if (name == "Relu") {
@@ -33,10 +33,10 @@ Status FusedActivation::parse(const Node& node, FusedActivation* out) {
   } else {
     return Status::unsupported(node.label() + ": fused activation '" + name + "' is not supported");
   }
-  if (node.attrs.has("activation_affine")) {
-    const std::vector<float> affine = node.attrs.getFloats("activation_affine");
+  if (node.attrs.has(prefix + "activation_affine")) {
+    const std::vector<float> affine = node.attrs.getFloats(prefix + "activation_affine");
     if (affine.size() != 2)
-      return Status::invalid(node.label() + ": activation_affine needs 2 values (scale, shift), got " +
+      return Status::invalid(node.label() + ": " + prefix + "activation_affine needs 2 values (scale, shift), got " +
                                      std::to_string(affine.size()));
     a.scale = affine[0];
     a.shift = affine[1];
@@ -45,9 +45,10 @@ Status FusedActivation::parse(const Node& node, FusedActivation* out) {
   return Status::ok();
 }
 
-void FusedActivation::set(Node* node, const std::string& op, const std::vector<float>& params) {
-  node->attrs.setString("activation", op);
-  if (!params.empty()) node->attrs.setFloats("activation_params", params);
+void FusedActivation::set(Node* node, const std::string& op, const std::vector<float>& params,
+                          const std::string& prefix) {
+  node->attrs.setString(prefix + "activation", op);
+  if (!params.empty()) node->attrs.setFloats(prefix + "activation_params", params);
 }
 
 }  // namespace tessera

@@ -24,10 +24,13 @@ struct FusedActivation {
 
   bool hasAffine() const { return scale != 1.f || shift != 0.f; }
 
-  // Reads the attributes of `node` (none: kNone); an unknown activation is an error.
-  static Status parse(const Node& node, FusedActivation* out);
+  // Reads the attributes of `node` (none: kNone); an unknown activation is an error. An op
+  // with two activations names the second's attributes with a prefix (SqueezeExcite's
+  // `hidden_activation`, ...).
+  static Status parse(const Node& node, FusedActivation* out, const std::string& prefix = "");
   // The node attributes for `op` (one of the kinds' ONNX names) with `params`.
-  static void set(Node* node, const std::string& op, const std::vector<float>& params);
+  static void set(Node* node, const std::string& op, const std::vector<float>& params,
+                  const std::string& prefix = "");
 
   float apply(float v) const { return hasAffine() ? activate(v) * scale + shift : activate(v); }
   float activate(float v) const {

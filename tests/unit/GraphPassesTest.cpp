@@ -17,6 +17,7 @@
 #include "tools/onnx/FuseLayerNorm.hpp"
 #include "tools/onnx/FuseMatMulBias.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
+#include "tools/onnx/FuseSqueezeExcite.hpp"
 
 namespace tessera {
 namespace test {
@@ -671,6 +672,85 @@ TEST(ConstantsToInitializers, ConstantNodesBecomeInitializersUnlessGraphOutputs)
   EXPECT_EQ(constantsToInitializers(&changed), 1);
   EXPECT_EQ(changed.initializers.count(k), 1u);
   expectSameAfter(*graph, constantsToInitializers, 2, "constant");
+}
+
+// Squeeze-and-excite tails (GlobalAveragePool, Conv 1x1 + activation, Conv 1x1 + activation,
+// Mul) become one SqueezeExcite node beside the pool: awkward channels, batch 2, odd planes,
+// a bias omitted, the Mul's operands either way round.
+TEST(FuseSqueezeExcite, SqueezeAndExciteTailsBecomeOneNode) {
+  struct Case { Shape x; int64_t hidden; bool bias1, xFirst; };
+  for (const Case& c : {Case{{2, 13, 5, 7}, 3, true, true}, Case{{1, 96, 9, 11}, 24, false, false},
+                        Case{{2, 1, 3, 1}, 1, true, false}}) {
+    const int64_t C = c.x[1], C1 = c.hidden;
+    const std::string what = shapeToString(c.x) + " -> " + std::to_string(C1);
+    GraphBuilder g;
+    g.input("x", DataType::kF32, std::vector<int64_t>(c.x.begin(), c.x.end()));
+    Attributes relu, gate;
+    relu.setString("activation", "Relu");
+    gate.setString("activation", "HardSigmoid");
+    gate.setFloats("activation_params", {0.2f, 0.5f});
+    const std::string pooled = g.op1("GlobalAveragePool", {"x"});
+    std::vector<std::string> in1 = {pooled, g.constant("w1", randomTensor({C1, C, 1, 1}, 1))};
+    if (c.bias1) in1.push_back(g.constant("b1", randomTensor({C1}, 2)));
+    const std::string h = g.op1("Conv", in1, relu);
+    const std::string s = g.op1("Conv", {h, g.constant("w2", randomTensor({C, C1, 1, 1}, 3)),
+                                         g.constant("b2", randomTensor({C}, 4))}, gate);
+    g.output(g.op1("Mul", c.xFirst ? std::vector<std::string>{"x", s} : std::vector<std::string>{s, "x"}));
+    expectSameAfter(*build(g), [&](Graph* graph) {
+      EXPECT_EQ(fuseSqueezeExcite(graph), 1) << what;
+      ASSERT_EQ(graph->nodes.size(), 2u) << what;
+      EXPECT_EQ(graph->nodes[1].opType, "SqueezeExcite") << what;
+      EXPECT_EQ(graph->nodes[1].attrs.getString("hidden_activation", ""), "Relu") << what;
+      EXPECT_EQ(graph->nodes[1].attrs.getString("activation", ""), "HardSigmoid") << what;
+    }, 2, what);
+  }
+}
+
+// PP-OCRv4 det's RSE blocks, x + x * SE(x): FuseResidualScale makes them x * s' (the 1 in the
+// gate's activation_affine), then the tail and the Add become one SqueezeExcite.
+TEST(FuseSqueezeExcite, ResidualBlocksAfterFuseResidualScale) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {2, 9, 7, 5});
+  Attributes relu, gate;
+  relu.setString("activation", "Relu");
+  gate.setString("activation", "HardSigmoid");
+  gate.setFloats("activation_params", {0.2f, 0.5f});
+  const std::string h = g.op1("Conv", {g.op1("GlobalAveragePool", {"x"}), g.constant("w1", randomTensor({3, 9, 1, 1}, 1)),
+                                       g.constant("b1", randomTensor({3}, 2))}, relu);
+  const std::string s = g.op1("Conv", {h, g.constant("w2", randomTensor({9, 3, 1, 1}, 3)),
+                                       g.constant("b2", randomTensor({9}, 4))}, gate);
+  g.output(g.op1("Add", {"x", g.op1("Mul", {"x", s})}));
+  expectSameAfter(*build(g), [&](Graph* graph) {
+    EXPECT_EQ(fuseResidualScale(graph), 1);
+    EXPECT_EQ(fuseSqueezeExcite(graph), 1);
+    ASSERT_EQ(graph->nodes.size(), 2u);
+    EXPECT_EQ(graph->nodes[1].opType, "SqueezeExcite");
+    EXPECT_EQ(graph->nodes[1].attrs.getFloats("activation_affine"), (std::vector<float>{1.f, 1.f}));
+  }, 2, "x + x * SE(x)");
+}
+
+TEST(FuseSqueezeExcite, LeavesSharedValuesOtherPoolsPaddingAndComputedWeights) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 8, 4, 4});
+  g.input("y", DataType::kF32, {1, 8, 4, 4});
+  const std::string w1 = g.constant("w1", randomTensor({2, 8, 1, 1}, 1));
+  const std::string w2 = g.constant("w2", randomTensor({8, 2, 1, 1}, 2));
+  const std::string pooled = g.op1("GlobalAveragePool", {"x"});
+  auto tail = [&](const std::string& p, const std::string& a, const std::string& b, Attributes attrs = {}) {
+    return g.op1("Conv", {g.op1("Conv", {p, a}, attrs), b});
+  };
+  const std::string h = g.op1("Conv", {pooled, w1});
+  g.output(h);  // the hidden vector read elsewhere
+  g.output(g.op1("Mul", {"x", g.op1("Conv", {h, w2})}));
+  g.output(g.op1("Mul", {"y", tail(pooled, w1, w2)}));  // scales another tensor than the pooled one
+  g.output(g.op1("Mul", {"x", tail(g.op1("GlobalMaxPool", {"x"}), w1, w2)}));  // not an average
+  Attributes padded;  // a 3x3 kernel on the pooled pixel, padded to keep it 1x1
+  padded.setInts("pads", {1, 1, 1, 1});
+  g.output(g.op1("Mul", {"x", tail(pooled, g.constant("w3", randomTensor({2, 8, 3, 3}, 3)), w2, padded)}));
+  const std::string computed = g.op1("Neg", {w1});  // weights computed in the graph
+  g.output(g.op1("Mul", {"x", tail(pooled, computed, w2)}));
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseSqueezeExcite(&changed), 0);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "tools/onnx/FuseLayerNorm.hpp"
 #include "tools/onnx/FuseMatMulBias.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
+#include "tools/onnx/FuseSqueezeExcite.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
 
 namespace tessera {
@@ -273,6 +274,7 @@ Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, 
   fuseConvActivation(g);
   fuseActivationAffine(g);
   fuseResidualScale(g);
+  fuseSqueezeExcite(g);  // after the residual scale took its Add
   return g->validate();
 }
 

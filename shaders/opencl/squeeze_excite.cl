@@ -1,0 +1,63 @@
+// SqueezeExcite (ops/SqueezeExcite.hpp) on NC4HW4: one work-group of WG_SIZE items per (batch,
+// run of B channel blocks, tile of pixels). The group computes the hidden vector from the
+// pooled one in local memory, then its channels' gates, then scales its blocks' pixels.
+// Every group repeats the hidden vector (C * C1 multiply-adds): on a GPU, where the groups run
+// side by side, cheaper than the two kernels it replaces (B = 1); on a CPU driver B is every
+// block (SqueezeExciteParams::blocksPerGroup). w: W1 transposed [C][C1], B1 [C1], W2 [C][C1],
+// B2 [C]. Activation codes and parameters as FusedActivation (ops/FusedActivation.hpp), the
+// gate's scale and shift after its activation; C and C1 at most MAX_CHANNELS.
+// global: (groups * WG_SIZE)
+#include "common.h"
+
+inline float se_activate(int code, float v, float a, float b) {
+  if (code == 1) return fmax(v, 0.f);
+  if (code == 2) return clamp(v, a, b);
+  if (code == 3) return v >= 0.f ? v : v * a;
+  if (code == 4) return 1.f / (1.f + exp(-v));
+  if (code == 5) return clamp(a * v + b, 0.f, 1.f);
+  if (code == 6) return v * clamp(v / 6.f + 0.5f, 0.f, 1.f);
+  if (code == 7) return v / (1.f + exp(-a * v));
+  return v;
+}
+
+__attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
+__kernel void squeeze_excite(NC4_IN(x), NC4_IN(pooled), __global const float* w, NC4_OUT(y), int C, int H, int W,
+                             int C1, int tiles, int B, int hiddenCode, float hiddenA, float hiddenB, int gateCode,
+                             float gateA, float gateB, float gateScale, float gateShift) {
+  __local float pooledS[MAX_CHANNELS];
+  __local float hiddenS[MAX_CHANNELS];
+  __local float gateS[MAX_CHANNELS];
+  const int C4 = (C + 3) / 4, runs = (C4 + B - 1) / B, g = get_group_id(0), l = get_local_id(0);
+  const int tile = g % tiles, run = (g / tiles) % runs, n = g / (tiles * runs);
+  for (int q = l; q < C4; q += WG_SIZE) {
+    const float4 v = LOAD4(pooled, q, n, C4);
+    for (int k = 0; k < 4 && q * 4 + k < C; ++k) pooledS[q * 4 + k] = lane4(v, k);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int b1 = C * C1, w2 = b1 + C1, b2 = w2 + C * C1;
+  for (int j = l; j < C1; j += WG_SIZE) {
+    float s = w[b1 + j];
+    for (int c = 0; c < C; ++c) s = mad(w[c * C1 + j], pooledS[c], s);
+    hiddenS[j] = se_activate(hiddenCode, s, hiddenA, hiddenB);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int first = run * B, blocks = min(B, C4 - first);
+  for (int k = l; k < blocks * 4; k += WG_SIZE) {
+    const int c = first * 4 + k;
+    float s = 0.f;  // lanes past C
+    if (c < C) {
+      s = w[b2 + c];
+      for (int j = 0; j < C1; ++j) s = mad(w[w2 + c * C1 + j], hiddenS[j], s);
+      s = mad(se_activate(gateCode, s, gateA, gateB), gateScale, gateShift);
+    }
+    gateS[k] = s;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int plane = H * W, per = (plane + tiles - 1) / tiles, begin = tile * per, len = min(plane, begin + per) - begin;
+  const int width = C4 * W;
+  for (int q = l; q < blocks * len; q += WG_SIZE) {
+    const int b = q / len, p = begin + q % len, h = p / W, px = (first + b) * W + p - h * W, py = n * H + h;
+    const float4 gate = vload4(b, gateS);
+    STORE4(y, px, py, width, LOAD4(x, px, py, width) * gate);
+  }
+}

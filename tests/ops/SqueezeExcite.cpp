@@ -1,0 +1,46 @@
+// SqueezeExcite (ops/SqueezeExcite.hpp) against a naive reference on every backend, the op
+// placed where asked; and its shape errors.
+#include <gtest/gtest.h>
+
+#include "support/SqueezeExciteCases.hpp"
+
+namespace tessera {
+namespace test {
+namespace {
+
+TEST(SqueezeExciteOp, MatchesTheReferenceOnEveryBackend) {
+  uint32_t seed = 1;
+  for (const SqueezeExciteCase& c : squeezeExciteCases()) {
+    const SqueezeExciteRun r = squeezeExciteRun(c, seed += 10);
+    const Tensor expected = squeezeExciteReference(c, r);
+    for (BackendType backend : availableBackends()) {
+      OpRun run = runOp("SqueezeExcite", r.inputs, r.attrs, 1, backend, r.constant);
+      ASSERT_TRUE(run.status.isOk()) << c.what << ": " << run.status.message();
+      for (const auto& n : run.report.nodes) EXPECT_EQ(n.backend, backend) << c.what;
+      expectClose(run.outputs[0], expected, 1e-4, 1e-5, c.what + " on " + backendTypeName(backend));
+    }
+  }
+}
+
+TEST(SqueezeExciteOp, ShapeErrorsNameTheInput) {
+  const SqueezeExciteCase c = squeezeExciteCases()[0];
+  SqueezeExciteRun r = squeezeExciteRun(c, 3);
+  r.inputs[4] = randomTensor({13, 4, 1, 1}, 9);  // W2 must be [C, C1, 1, 1] = [13, 3, 1, 1]
+  OpRun run = runOp("SqueezeExcite", r.inputs, r.attrs, 1, BackendType::kCPU, r.constant);
+  ASSERT_FALSE(run.status.isOk());
+  EXPECT_NE(run.status.message().find("'W2'"), std::string::npos) << run.status.message();
+  r = squeezeExciteRun(c, 3);
+  r.inputs[1] = randomTensor({3, 12, 1, 1}, 9);  // pooled of other channels
+  run = runOp("SqueezeExcite", r.inputs, r.attrs, 1, BackendType::kCPU, r.constant);
+  ASSERT_FALSE(run.status.isOk());
+  EXPECT_NE(run.status.message().find("'pooled'"), std::string::npos) << run.status.message();
+  r = squeezeExciteRun(c, 3);
+  r.attrs.setFloats("hidden_activation_affine", {2.f, 1.f});  // the gate's may have one, not the hidden
+  run = runOp("SqueezeExcite", r.inputs, r.attrs, 1, BackendType::kCPU, r.constant);
+  ASSERT_FALSE(run.status.isOk());
+  EXPECT_NE(run.status.message().find("hidden_activation_affine"), std::string::npos) << run.status.message();
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tessera

@@ -1,0 +1,40 @@
+// Vulkan SqueezeExcite (shaders/vulkan/squeeze_excite.comp) against the CPU: images and
+// buffers, one channel block a work-group (what a GPU runs) and all of them (what a CPU driver
+// runs), fp16 storage.
+#include "support/Nc4StorageChecks.hpp"
+#include "support/SqueezeExciteCases.hpp"
+#include "tests/vulkan/VulkanTestSupport.hpp"
+
+namespace tessera {
+namespace test {
+namespace {
+
+TEST(VulkanSqueezeExcite, MatchesCpuInImagesAndBuffersAndBothGroupings) {
+  TESSERA_REQUIRE_VULKAN();
+  for (const char* storage : {"image", "buffer"})
+    for (const char* blocks : {"1", "3", "1024"}) {
+      SCOPED_TRACE(std::string(storage) + ", blocks a group " + blocks);
+      ScopedEnvVar nc4("TESSERA_VULKAN_NC4_STORAGE", storage);
+      ScopedEnvVar grouping("TESSERA_SQUEEZE_EXCITE_BLOCKS", blocks);
+      uint32_t seed = 1;
+      for (const SqueezeExciteCase& c : squeezeExciteCases()) {
+        SCOPED_TRACE(c.what);
+        const SqueezeExciteRun r = squeezeExciteRun(c, seed += 10);
+        expectVulkanMatchesCpu("SqueezeExcite", r.inputs, r.attrs, 1, r.constant);
+      }
+    }
+}
+
+TEST(VulkanSqueezeExcite, Fp16StorageStaysClose) {
+  TESSERA_REQUIRE_VULKAN();
+  uint32_t seed = 3;
+  for (const SqueezeExciteCase& c : squeezeExciteCases()) {
+    SCOPED_TRACE(c.what);
+    const SqueezeExciteRun r = squeezeExciteRun(c, seed += 10);
+    expectVulkanFp16Close("SqueezeExcite", r.inputs, r.attrs, r.constant);
+  }
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace tessera
