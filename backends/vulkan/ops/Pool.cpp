@@ -1,8 +1,12 @@
 // Vulkan MaxPool / AveragePool / GlobalMaxPool / GlobalAveragePool over 1-D, 2-D and 3-D
 // windows (no Indices output), on NC4HW4: storage images for 1-D and 2-D when they fit,
 // else the NCHW buffer build. Kernels: shaders/vulkan/pool.comp (an output pixel per
-// invocation), global_pool.comp for the global pools (an output per work-group of 64).
+// invocation), global_pool.comp for the global pools (an output per work-group of 64, or
+// parts of the plane per work-group and a merge, on a GPU where those groups are few).
+#include <cstdlib>
+
 #include "backends/vulkan/VulkanOps.hpp"
+#include "core/src/SplitReduction.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
 #include "ops/Pool.hpp"
 #include "vulkan/shaders/global_pool.hpp"
@@ -10,6 +14,22 @@
 
 namespace tessera {
 namespace {
+
+// Parts a global pool's plane is split in: 1 on a CPU driver and wherever the work-groups
+// (one per batch and channel block) reach 2^17 invocations or the plane is short; else
+// enough parts of at least 1024 pixels to get there (PP-OCRv4 det's 24 channels at 160x160:
+// 6 groups walking 25 600 pixels each become 150 of 1024). TESSERA_VULKAN_POOL_PARTS=N
+// forces N parts (at most one per pixel) on every device.
+int64_t globalPoolParts(int64_t groups, int64_t plane, DeviceKind device) {
+  constexpr int64_t kMinPartPixels = 1024;
+  if (const char* forced = std::getenv("TESSERA_VULKAN_POOL_PARTS")) {
+    const long long n = std::atoll(forced);
+    if (n > 0) return std::max<int64_t>(1, std::min<int64_t>(n, plane));
+  }
+  if (device == DeviceKind::kCPU || groups <= 0) return 1;
+  const int64_t wanted = kGpuTargetInvocations / (groups * vkops::kWorkGroupSize);
+  return std::max<int64_t>(1, std::min(wanted, plane / kMinPartPixels));
+}
 
 
 class VulkanPool final : public VulkanExecution {
@@ -29,15 +49,7 @@ class VulkanPool final : public VulkanExecution {
     using vkshaders::ShaderId;
     WindowGeometry g;
     TESSERA_RETURN_IF_ERROR(resolvePool(params_, in[0]->shape(), &g));
-    if (global_) {
-      const int64_t groups = in[0]->dim(0) * ((in[0]->dim(1) + 3) / 4), W = g.input.back();
-      const ShaderId kernel = params_.isMax()
-                                  ? (images_ ? vkshaders::global_pool_MAX_IMAGE : vkshaders::global_pool_MAX)
-                                  : (images_ ? vkshaders::global_pool_AVG_IMAGE : vkshaders::global_pool_AVG);
-      return dispatch(kernel, {VulkanBackend::binding(in[0]), VulkanBackend::binding(out[0])},
-                      {vkops::u32(groups), vkops::u32(in[0]->dim(1)), vkops::u32(g.inputCount() / W), vkops::u32(W)},
-                      groups * vkops::kWorkGroupSize);
-    }
+    if (global_) return recordGlobal(in[0], out[0], g.inputCount() / g.input.back(), g.input.back());
     const int64_t pixels = out[0]->elementCount() / in[0]->dim(1) * ((in[0]->dim(1) + 3) / 4);
     std::vector<uint32_t> p = {vkops::u32(pixels), params_.countIncludePad ? 1u : 0u};
     vkops::pushWindow(p, g, true);
@@ -48,6 +60,34 @@ class VulkanPool final : public VulkanExecution {
   }
 
  private:
+  // global_pool.comp: a work-group per (batch, channel block), or per part of its plane
+  // (poolSplit) and a second dispatch merging the parts.
+  Status recordGlobal(const Tensor* x, const Tensor* y, int64_t rows, int64_t W) {
+    using vkshaders::ShaderId;
+    const bool max = params_.isMax();
+    const int64_t groups = x->dim(0) * ((x->dim(1) + 3) / 4), C = x->dim(1);
+    const int64_t parts = globalPoolParts(groups, rows * W, vk().deviceKind());
+    if (parts == 1) {
+      const ShaderId kernel = max ? (images_ ? vkshaders::global_pool_MAX_IMAGE : vkshaders::global_pool_MAX)
+                                  : (images_ ? vkshaders::global_pool_AVG_IMAGE : vkshaders::global_pool_AVG);
+      return dispatch(kernel, {VulkanBackend::binding(x), VulkanBackend::binding(y)},
+                      {vkops::u32(groups), vkops::u32(C), vkops::u32(rows), vkops::u32(W), 1u},
+                      groups * vkops::kWorkGroupSize);
+    }
+    VulkanBinding partials;
+    TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(groups * parts * 4 * sizeof(float), &partials));
+    const ShaderId partial = max ? (images_ ? vkshaders::global_pool_MAX_PARTIAL_IMAGE : vkshaders::global_pool_MAX_PARTIAL)
+                                 : (images_ ? vkshaders::global_pool_AVG_PARTIAL_IMAGE : vkshaders::global_pool_AVG_PARTIAL);
+    const ShaderId merge = max ? (images_ ? vkshaders::global_pool_MAX_MERGE_IMAGE : vkshaders::global_pool_MAX_MERGE)
+                               : (images_ ? vkshaders::global_pool_AVG_MERGE_IMAGE : vkshaders::global_pool_AVG_MERGE);
+    TESSERA_RETURN_IF_ERROR(dispatch(partial, {VulkanBackend::binding(x), partials},
+                                     {vkops::u32(groups * parts), vkops::u32(C), vkops::u32(rows), vkops::u32(W),
+                                      vkops::u32(parts)},
+                                     groups * parts * vkops::kWorkGroupSize));
+    return dispatch(merge, {partials, VulkanBackend::binding(y)},
+                    {vkops::u32(groups), vkops::u32(C), vkops::u32(parts), vkops::u32(rows * W)}, groups);
+  }
+
   PoolParams params_;
   bool images_;
   bool global_;  // a global pool: global_pool.comp
