@@ -2,7 +2,9 @@
 // row vector and a 1-D B a column vector, their unit dimension removed from the result.
 // Not ONNX: an optional third input, a bias of N values added to every output row (set by the
 // import pass tools/onnx/FuseMatMulBias from MatMul -> Add; every backend's MatMul adds it
-// as it writes the product).
+// as it writes the product), and a fused activation after it (ops/FusedActivation.hpp's
+// attributes without the affine, set by FuseConvActivation and FuseConvSwish: a
+// transformer's MLP, MatMul -> Swish, is one step).
 #pragma once
 #include "tessera/Backend.hpp"
 #include <cstdint>

@@ -1,4 +1,5 @@
 // MatMul: numpy matmul shapes (batch broadcasting, 1-D operands promoted then squeezed).
+#include "ops/FusedActivation.hpp"
 #include "ops/MatMul.hpp"
 #include "tessera/Registry.hpp"
 
@@ -19,6 +20,9 @@ Status matMulShape(ShapeContext& ctx) {
       return ctx.error("the bias (input 3, from an import-time fusion) must be " + std::to_string(s.N) + " " +
                        dataTypeName(a->dtype()) + " values, one per output column; it is " + bias->describe());
   }
+  FusedActivation act;
+  TESSERA_RETURN_IF_ERROR(FusedActivation::parse(ctx.node, &act));
+  if (act.hasAffine()) return ctx.error("a fused activation_affine is not supported on MatMul");
   ctx.output(0) = Tensor(s.output, a->dtype());
   return Status::ok();
 }

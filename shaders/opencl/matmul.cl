@@ -1,6 +1,8 @@
 // MatMul (batched, broadcast batch dims) and Gemm on plain f32 buffers. One work-item per
 // output element; the K loop accumulates in fp32. MatMul's optional bias (ops/MatMul.hpp) is
-// read with -DHAS_BIAS (bias is bound to b otherwise).
+// read with -DHAS_BIAS (bias is bound to b otherwise), its fused activation applied after it
+// (-DACTIVATION, common.h).
+#include "common.h"
 
 // global: (N, M, batch). aOffsets/bOffsets: per batch index, the element offset of that
 // batch's A and B matrices (precomputed for broadcasting).
@@ -16,7 +18,7 @@ __kernel void matmul(__global const float* a, __global const float* b, __global 
 #ifdef HAS_BIAS
   acc += bias[n];
 #endif
-  y[((size_t)bi * M + m) * N + n] = acc;
+  y[((size_t)bi * M + m) * N + n] = activate4((float4)(acc)).x;
 }
 
 // matmul for few outputs and a long K (core/src/SplitReduction.hpp): `lanes` work-items of
@@ -43,9 +45,9 @@ __kernel void matmul_split(__global const float* a, __global const float* b, __g
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 #ifdef HAS_BIAS
-  if (valid && lane == 0) y[out] = sums[me] + bias[out % N];
+  if (valid && lane == 0) y[out] = activate4((float4)(sums[me] + bias[out % N])).x;
 #else
-  if (valid && lane == 0) y[out] = sums[me];
+  if (valid && lane == 0) y[out] = activate4((float4)(sums[me])).x;
 #endif
 }
 

@@ -8,7 +8,8 @@
 // counts blocks.
 // P: 0 count, 1 M, 2 N, 3 K, 4 aRow, 5 aCol, 6 bRow, 7 bCol, 8 alpha, 9 beta, 10 hasC,
 //    11 cRow, 12 cCol, 13 batchRank (<= 4), 14..17 batch dims, 18..21 a batch strides,
-//    22..25 b batch strides, 26 lanes (SPLIT)
+//    22..25 b batch strides, 26 lanes (SPLIT), 27 fused activation code (MatMul's, see
+//    ops/MatMul.hpp; 0 none), 28 29 its parameters
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -90,6 +91,7 @@ void main() {
       if (n >= N) break;
       float v = acc[r][q] * alpha;
       if (hasC) v += beta * LD(c[m * pint(11) + n * pint(12)]);
+      v = activate(pint(27), v, pfloat(28), pfloat(29));
       y[(int(outBatch) * M + m) * N + n] = ST(v);
     }
   }

@@ -1,10 +1,14 @@
 // MatMul against a naive reference: 1-D operands, batch broadcasting in both directions,
-// B as a graph input and as a constant, and sizes past the GEMM tiles.
+// B as a graph input and as a constant, and sizes past the GEMM tiles; the bias and fused
+// activation of ops/MatMul.hpp on every backend.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "support/Nc4StorageChecks.hpp"
 #include "support/OpTest.hpp"
 
 namespace tessera {
@@ -66,6 +70,50 @@ TEST(MatMulOp, ShapesAndBroadcasting) {
       OpRun r = runOp("MatMul", {a, b}, {}, 1, BackendType::kCPU, {false, constantB}, 13);
       ASSERT_TRUE(r.status.isOk()) << r.status.message();
       expectClose(r.outputs[0], expected, 1e-4, 1e-4, shapeToString(c.first) + " @ " + shapeToString(c.second));
+    }
+  }
+}
+
+// y = act(A B + bias) with the activations the import passes fuse (an MLP's Swish, GELU's
+// sigmoid form, Relu, HardSigmoid), with and without the bias, on every backend: the GPU
+// kernels' plain and split builds (split forced).
+TEST(MatMulOp, FusedActivationAfterTheBiasOnEveryBackend) {
+  struct Case { Shape a, b; std::string act; std::vector<float> params; bool withBias; };
+  const Case cases[] = {{{2, 5, 7}, {7, 6}, "Swish", {1.702f}, true},
+                        {{3, 13}, {13, 9}, "Relu", {}, false},
+                        {{1, 300}, {300, 3}, "HardSigmoid", {0.2f, 0.5f}, true},  // few outputs, long K
+                        {{1, 300}, {300, 3}, "Sigmoid", {}, false}};
+  // The activations written out here, not taken from the library.
+  auto activate = [](const Case& c, float v) {
+    if (c.act == "Swish") return v / (1.f + std::exp(-c.params[0] * v));
+    if (c.act == "Relu") return std::max(v, 0.f);
+    if (c.act == "HardSigmoid") return std::min(1.f, std::max(0.f, c.params[0] * v + c.params[1]));
+    return 1.f / (1.f + std::exp(-v));  // Sigmoid
+  };
+  uint32_t seed = 40;
+  for (const char* split : {"off", "16"}) {
+    ScopedEnvVar vk("TESSERA_VULKAN_SPLIT", split), cl("TESSERA_OPENCL_SPLIT", split);
+    for (const Case& c : cases) {
+      const int64_t N = c.b.back();
+      const Tensor a = randomTensor(c.a, seed++, -2.f, 2.f), b = randomTensor(c.b, seed++), bias = randomTensor({N}, seed++);
+      Tensor expected = matmulReference(a, b);
+      for (int64_t i = 0; i < expected.elementCount(); ++i) {
+        float& v = expected.data<float>()[i];
+        v = activate(c, v + (c.withBias ? bias.data<float>()[i % N] : 0.f));
+      }
+      Attributes attrs;
+      attrs.setString("activation", c.act);
+      if (!c.params.empty()) attrs.setFloats("activation_params", c.params);
+      std::vector<Tensor> inputs = {a, b};
+      if (c.withBias) inputs.push_back(bias);
+      const std::string what = shapeToString(c.a) + " @ " + shapeToString(c.b) + " " + c.act +
+                               (c.withBias ? " + bias" : "") + ", split " + split;
+      for (BackendType backend : availableBackends()) {
+        OpRun r = runOp("MatMul", inputs, attrs, 1, backend, {false, true, true}, 13);
+        ASSERT_TRUE(r.status.isOk()) << what << ": " << r.status.message();
+        for (const auto& n : r.report.nodes) EXPECT_EQ(n.backend, backend) << what;
+        expectClose(r.outputs[0], expected, 1e-4, 1e-5, what + " on " + backendTypeName(backend));
+      }
     }
   }
 }

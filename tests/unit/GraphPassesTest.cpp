@@ -471,6 +471,28 @@ TEST(FuseConvSwish, SwishAfterEveryConvKernelGivesTheUnfusedAnswers) {
   }
 }
 
+// A transformer MLP's MatMul (with its bias, from FuseMatMulBias) -> x * Sigmoid(1.702 x), and
+// MatMul -> Relu: the activation becomes the MatMul's.
+TEST(FuseConvSwish, SwishAndReluAfterAMatMul) {
+  for (int relu = 0; relu < 2; ++relu) {
+    GraphBuilder g;
+    g.input("x", DataType::kF32, {2, 5, 7});
+    const std::string mm = g.op1("Add", {g.op1("MatMul", {"x", g.constant("w", randomTensor({7, 6}, 1))}),
+                                         g.constant("b", randomTensor({6}, 2))});
+    if (relu) {
+      g.output(g.op1("Relu", {mm}));
+    } else {
+      const std::string s = g.op1("Sigmoid", {g.op1("Mul", {mm, g.constant("k", filled({}, 1.702f))})});
+      g.output(g.op1("Mul", {mm, s}));
+    }
+    expectSameAfter(*build(g), [&](Graph* graph) {
+      EXPECT_EQ(fuseMatMulBias(graph), 1);
+      EXPECT_EQ(relu ? fuseConvActivation(graph) : fuseConvSwish(graph), 1);
+      EXPECT_EQ(graph->nodes[0].attrs.getString("activation", ""), relu ? "Relu" : "Swish");
+    }, 1, relu ? "MatMul -> Relu" : "MatMul -> Swish");
+  }
+}
+
 TEST(FuseConvSwish, LeavesSharedValuesOtherScalesAndFusedActivations) {
   GraphBuilder g;
   g.input("x", DataType::kF32, {1, 3, 4, 4});

@@ -50,7 +50,8 @@ int fuseConvActivation(Graph* graph) {
     auto p = made.find(act.inputs[0]);
     if (p == made.end()) continue;
     Node& conv = g.nodes[p->second];
-    if ((conv.opType != "Conv" && conv.opType != "ConvTranspose") || !conv.domain.empty() || conv.outputs.size() != 1 ||
+    if ((conv.opType != "Conv" && conv.opType != "ConvTranspose" && conv.opType != "MatMul") || !conv.domain.empty() ||
+        conv.outputs.size() != 1 ||
         conv.attrs.has("activation"))
       continue;
     auto u = uses.find(act.inputs[0]);

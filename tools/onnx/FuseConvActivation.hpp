@@ -1,8 +1,9 @@
-// Graph pass: an activation right after a Conv or ConvTranspose (Relu, Clip with constant
-// bounds, LeakyRelu, Sigmoid, HardSigmoid, HardSwish) becomes its fused activation
+// Graph pass: an activation right after a Conv, ConvTranspose or MatMul (Relu, Clip with
+// constant bounds, LeakyRelu, Sigmoid, HardSigmoid, HardSwish) becomes its fused activation
 // (ops/FusedActivation.hpp, ONNX Runtime's FusedConv attributes), applied by every backend's
-// Conv and ConvTranspose as it writes its output: one dispatch / memory pass fewer per pair
-// (a segmentation head's ConvTranspose -> Relu and ConvTranspose -> Sigmoid).
+// Conv, ConvTranspose and MatMul as it writes its output: one dispatch / memory pass fewer
+// per pair (a segmentation head's ConvTranspose -> Relu and ConvTranspose -> Sigmoid, an
+// MLP's MatMul -> Relu).
 #pragma once
 #include "tessera/Graph.hpp"
 

@@ -33,7 +33,8 @@ int fuseConvSwish(Graph* graph) {
         scaled = static_cast<long>(kp->second);
       }
       Node& conv = g.nodes[cp->second];
-      if (conv.opType != "Conv" || !conv.domain.empty() || conv.outputs.size() != 1 || conv.attrs.has("activation") ||
+      if ((conv.opType != "Conv" && conv.opType != "MatMul") || !conv.domain.empty() || conv.outputs.size() != 1 ||
+          conv.attrs.has("activation") ||
           conv.attrs.has("activation_affine"))
         continue;
       FusedActivation::set(&conv, "Swish", {alpha});

@@ -1,7 +1,8 @@
-// Graph pass: Swish after a Conv, y = c * Sigmoid(c) or c * Sigmoid(c * k) (k a scalar
-// constant; PaddleOCR's exporter writes k = 1), becomes the Conv's fused activation Swish
-// with alpha k (ops/FusedActivation.hpp): two or three dispatches and passes over c fewer.
-// PP-OCRv4 rec has five after convs.
+// Graph pass: Swish after a Conv or a MatMul, y = c * Sigmoid(c) or c * Sigmoid(c * k) (k a
+// scalar constant; PaddleOCR's exporter writes k = 1, GELU's sigmoid form k = 1.702), becomes
+// its fused activation Swish with alpha k (ops/FusedActivation.hpp): two or three dispatches
+// and passes over c fewer. PP-OCRv4 rec has five after convs and two after MatMuls (its
+// transformer blocks' MLPs).
 #pragma once
 #include "tessera/Graph.hpp"
 

@@ -1,10 +1,11 @@
 // CPU MatMul: every distinct B matrix of the batch is packed (once at resize when B is
-// constant), then each output matrix is one packed GEMM (and the optional bias, ops/MatMul.hpp,
-// added to its rows while they are in cache). Many small matrices run one per
+// constant), then each output matrix is one packed GEMM (and the optional bias and fused
+// activation, ops/MatMul.hpp, applied to its rows while they are in cache). Many small matrices run one per
 // thread; few large ones are each split over the pool.
 #include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/FusedActivationPass.hpp"
 #include "backends/cpu/Gemm.hpp"
 #include "ops/MatMul.hpp"
 #include "tessera/Registry.hpp"
@@ -26,7 +27,7 @@ std::vector<int64_t> broadcastStrides(const Shape& dims, size_t rank) {
 
 class CpuMatMul final : public Execution {
  public:
-  explicit CpuMatMul(Backend* b) : Execution(b) {}
+  CpuMatMul(Backend* b, const FusedActivation& act) : Execution(b), act_(act) {}
 
   Status onResize(const Tensors& inputs, const Tensors&) override {
     TESSERA_RETURN_IF_ERROR(resolveMatMul(inputs[0]->shape(), inputs[1]->shape(), &shape_));
@@ -79,24 +80,28 @@ class CpuMatMul final : public Execution {
     };
     const float* bias = inputs.size() > kMatMulBiasInput && inputs[kMatMulBiasInput]
                             ? inputs[kMatMulBiasInput]->data<float>() : nullptr;
-    // The bias goes on rows [begin, end) of output matrix i, while they are in cache.
-    auto addBias = [&](int64_t i, int64_t begin, int64_t end) {
+    // The bias and the activation go on rows [begin, end) of output matrix i, while they are
+    // in cache.
+    const bool finish = bias || act_.kind != FusedActivation::kNone;
+    auto finishRows = [&](int64_t i, int64_t begin, int64_t end) {
       for (int64_t m = begin; m < end; ++m) {
         float* row = y + (i * s.M + m) * s.N;
-        for (int64_t n = 0; n < s.N; ++n) row[n] += bias[n];
+        if (bias)
+          for (int64_t n = 0; n < s.N; ++n) row[n] += bias[n];
+        applyFusedActivation(act_, row, s.N);
       }
     };
     if (batches_ >= pool.threads()) {
       pool.parallelFor(batches_, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
           gemmPackedTile(args(i), 0, s.M, 0, s.N);
-          if (bias) addBias(i, 0, s.M);
+          if (finish) finishRows(i, 0, s.M);
         }
       }, 1);
     } else {
       for (int64_t i = 0; i < batches_; ++i) {
         gemmPacked(pool, args(i));
-        if (bias) pool.parallelFor(s.M, [&](int64_t begin, int64_t end) { addBias(i, begin, end); }, 16);
+        if (finish) pool.parallelFor(s.M, [&](int64_t begin, int64_t end) { finishRows(i, begin, end); }, 16);
       }
     }
     return Status::ok();
@@ -110,17 +115,20 @@ class CpuMatMul final : public Execution {
     }, 1);
   }
 
+  FusedActivation act_;
   MatMulShape shape_;
   int64_t batches_ = 1, aBatches_ = 1, bBatches_ = 1, packedSize_ = 0;
   std::vector<int64_t> aIndex_, bIndex_;
   PackedWeights weights_;  // B packed: shared by the Session's plans when constant
 };
 
-std::unique_ptr<Execution> create(Backend* b, const Node&, const Tensors& inputs, const Tensors&) {
+std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {
   if (inputs.size() < 2 || inputs.size() > 3 || !inputs[0] || !inputs[1]) return nullptr;
   for (const Tensor* t : inputs)
     if (t && t->dtype() != DataType::kF32) return nullptr;
-  return std::make_unique<CpuMatMul>(b);
+  FusedActivation act;
+  if (!FusedActivation::parse(node, &act).isOk()) return nullptr;
+  return std::make_unique<CpuMatMul>(b, act);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "backends/opencl/Movement.hpp"
 #include "core/src/SplitReduction.hpp"
+#include "ops/FusedActivation.hpp"
 #include "ops/MatMul.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/matmul.hpp"
@@ -17,7 +18,7 @@ class OpenClMatMul final : public OpenClExecution {
   WorkEstimate work(const Tensors& in, const Tensors& out) const override {
     return matMulWork(in, out, in[0]->rank() == 0 ? 1 : in[0]->dim(in[0]->rank() - 1));
   }
-  OpenClMatMul(Backend* b, const MatMulShape& s) : OpenClExecution(b), shape_(s) {}
+  OpenClMatMul(Backend* b, const MatMulShape& s, const FusedActivation& act) : OpenClExecution(b), shape_(s), act_(act) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
     clearKernels();
@@ -47,6 +48,7 @@ class OpenClMatMul final : public OpenClExecution {
     const Tensor* bias = inputs.size() > kMatMulBiasInput ? inputs[kMatMulBiasInput] : nullptr;
     KernelOptions options;
     if (bias) options.define("HAS_BIAS");
+    options.define("ACTIVATION", static_cast<long long>(act_.kind)).defineFloat("ACT_A", act_.alpha).defineFloat("ACT_B", act_.beta);
     TESSERA_RETURN_IF_ERROR(addKernel(lanes > 1 ? opencl::kernels::matmul::matmul_split : opencl::kernels::matmul::matmul,
                                       options, &k));
     k->tensor(inputs[0]).tensor(inputs[1]).tensor(outputs[0]).mem(aOffsets_.get()).mem(bOffsets_.get());
@@ -61,6 +63,7 @@ class OpenClMatMul final : public OpenClExecution {
 
  private:
   MatMulShape shape_;
+  FusedActivation act_;  // ops/MatMul.hpp's fused activation (kNone: none)
   ClBuffer aOffsets_, bOffsets_;
 };
 
@@ -71,7 +74,9 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   MatMulShape s;
   if (!resolveMatMul(inputs[0]->shape(), inputs[1]->shape(), &s).isOk()) return nullptr;
   if (s.output != outputs[0]->shape()) return nullptr;
-  return makeExecution<OpenClMatMul>(b, node, s);
+  FusedActivation act;
+  if (!FusedActivation::parse(node, &act).isOk() || act.hasAffine()) return nullptr;
+  return makeExecution<OpenClMatMul>(b, node, s, act);
 }
 
 }  // namespace

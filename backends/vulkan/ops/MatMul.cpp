@@ -1,5 +1,5 @@
 // Vulkan MatMul (numpy semantics: 1-D operands, batch broadcasting up to 4 batch dims; the
-// optional bias of ops/MatMul.hpp).
+// optional bias and fused activation of ops/MatMul.hpp).
 // Kernel: shaders/vulkan/matmul.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "backends/vulkan/ops/MatMulLanes.hpp"
@@ -11,7 +11,7 @@ namespace {
 
 class VulkanMatMul final : public VulkanExecution {
  public:
-  VulkanMatMul(Backend* b, const Node& n) : VulkanExecution(b, n.label()) {}
+  VulkanMatMul(Backend* b, const Node& n, const FusedActivation& act) : VulkanExecution(b, n.label()), act_(act) {}
 
   WorkEstimate work(const Tensors& in, const Tensors& out) const override {
     MatMulShape ms;
@@ -46,12 +46,15 @@ class VulkanMatMul final : public VulkanExecution {
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(ms.batch[d]) : 1u);
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(as[d]) : 0u);
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(bs[d]) : 0u);
-    const int lanes = vkops::matmulLanes(vk().deviceKind(), blocks, ms.K, &p);
+    const int lanes = vkops::matmulLanes(vk().deviceKind(), blocks, ms.K, &p, act_);
     return dispatch(lanes > 1 ? vkshaders::matmul_SPLIT : vkshaders::matmul_BLOCK,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]),
                      VulkanBackend::binding(bias ? bias : in[0]), VulkanBackend::binding(out[0])},
                     p, blocks * lanes);
   }
+
+ private:
+  FusedActivation act_;
 };
 
 TESSERA_VK_CREATOR(createMatMul) {
@@ -59,7 +62,9 @@ TESSERA_VK_CREATOR(createMatMul) {
   MatMulShape ms;
   if (!resolveMatMul(inputs[0]->shape(), inputs[1]->shape(), &ms).isOk() || ms.batch.size() > 4) return nullptr;
   if (!vkops::withinLoopLimit(b, ms.K + 64)) return nullptr;  // matmul.comp: one loop over K
-  return std::make_unique<VulkanMatMul>(b, node);
+  FusedActivation act;
+  if (!FusedActivation::parse(node, &act).isOk() || act.hasAffine()) return nullptr;
+  return std::make_unique<VulkanMatMul>(b, node, act);
 }
 
 }  // namespace
