@@ -1,8 +1,13 @@
 // OpenCL MaxPool / AveragePool / GlobalMaxPool / GlobalAveragePool (1-D, 2-D and 3-D, f32) on
 // NC4HW4 tensors. MaxPool's optional Indices output falls back to the CPU. Kernels: pool.cl
 // (an output pixel per work-item), global_pool.cl (an output per work-group, for the global
-// pools, whose window is the whole plane).
+// pools, whose window is the whole plane; on a GPU where those groups are few, parts of the
+// plane per work-group and a merge).
+#include <algorithm>
+#include <cstdlib>
+
 #include "backends/opencl/OpenClExecution.hpp"
+#include "core/src/SplitReduction.hpp"
 #include "ops/Pool.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/global_pool.hpp"
@@ -12,6 +17,21 @@ namespace tessera {
 namespace {
 
 constexpr size_t kGroupSize = 64;  // global_pool.cl's items per output (a power of 2)
+
+// Parts a global pool's plane is split in: 1 on a CPU device and wherever the work-groups
+// (one per batch and channel block) reach 2^17 work-items or the plane is short; else enough
+// parts of at least 1024 pixels to get there. TESSERA_OPENCL_POOL_PARTS=N forces N parts (at
+// most one per pixel) on every device.
+int64_t globalPoolParts(int64_t groups, int64_t plane, DeviceKind device) {
+  constexpr int64_t kMinPartPixels = 1024;
+  if (const char* forced = std::getenv("TESSERA_OPENCL_POOL_PARTS")) {
+    const long long n = std::atoll(forced);
+    if (n > 0) return std::max<int64_t>(1, std::min<int64_t>(n, plane));
+  }
+  if (device == DeviceKind::kCPU || groups <= 0) return 1;
+  const int64_t wanted = kGpuTargetInvocations / (groups * static_cast<int64_t>(kGroupSize));
+  return std::max<int64_t>(1, std::min(wanted, plane / kMinPartPixels));
+}
 
 bool isGlobal(const PoolParams& p) { return p.kind == PoolKind::kGlobalMax || p.kind == PoolKind::kGlobalAverage; }
 
@@ -40,9 +60,20 @@ class OpenClPool final : public OpenClExecution {
     ClKernel* k = nullptr;
     if (isGlobal(params_)) {
       o.define("WG_SIZE", static_cast<long long>(kGroupSize));
-      TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::global_pool::global_pool, o, &k));
-      k->tensor(x).tensor(y).arg(xg.c4()).arg(xg.h).arg(xg.w);
-      return dispatchGroups(k, xg.n * xg.c4(), kGroupSize);
+      const int64_t groups = xg.n * xg.c4(), parts = globalPoolParts(groups, xg.h * xg.w, cl()->deviceKind());
+      if (parts == 1) {
+        TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::global_pool::global_pool, o, &k));
+        k->tensor(x).tensor(y).arg(xg.c4()).arg(xg.h).arg(xg.w);
+        return dispatchGroups(k, groups, kGroupSize);
+      }
+      TESSERA_RETURN_IF_ERROR(cl()->createBuffer(groups * parts * 4 * sizeof(float), nullptr, &partials_,
+                                                 "global pool parts"));
+      TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::global_pool::global_pool_partial, o, &k));
+      k->tensor(x).mem(partials_.get()).arg(xg.c4()).arg(xg.h).arg(xg.w).arg(parts);
+      TESSERA_RETURN_IF_ERROR(dispatchGroups(k, groups * parts, kGroupSize));
+      TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::global_pool::global_pool_merge, o, &k));
+      k->mem(partials_.get()).tensor(y).arg(xg.c4()).arg(groups).arg(parts).arg(xg.h * xg.w);
+      return dispatch(k, {groups});
     }
     const WindowGeometry g = geometry_.padTo3D();
     if (x->rank() == 5) {  // pixel grid (C4 * H * W) x (N * D)
@@ -61,6 +92,7 @@ class OpenClPool final : public OpenClExecution {
  private:
   PoolParams params_;
   WindowGeometry geometry_;
+  ClBuffer partials_;  // the parts of a split global pool
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
