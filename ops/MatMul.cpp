@@ -1,5 +1,7 @@
 #include "ops/MatMul.hpp"
 
+#include <utility>
+
 namespace tessera {
 
 Status resolveMatMul(const Shape& a, const Shape& b, MatMulShape* out) {
@@ -24,6 +26,14 @@ Status resolveMatMul(const Shape& a, const Shape& b, MatMulShape* out) {
   if (!bVector) s.output.push_back(s.N);
   *out = s;
   return Status::ok();
+}
+
+bool matMulTransB(const Node& node) { return node.attrs.getInt("transB", 0) != 0; }
+
+Shape matMulB(const Node& node, const Shape& stored) {
+  Shape b = stored;
+  if (matMulTransB(node) && b.size() >= 2) std::swap(b[b.size() - 1], b[b.size() - 2]);
+  return b;
 }
 
 }  // namespace tessera

@@ -4,10 +4,14 @@
 // import pass tools/onnx/FuseMatMulBias from MatMul -> Add; every backend's MatMul adds it
 // as it writes the product), and a fused activation after it (ops/FusedActivation.hpp's
 // attributes without the affine, set by FuseConvActivation and FuseConvSwish: a
-// transformer's MLP, MatMul -> Swish, is one step).
+// transformer's MLP, MatMul -> Swish, is one step). Also not ONNX: `transB` = 1 says B is
+// stored with its last two dims swapped (the import pass tools/onnx/FuseTransposeMatMul takes
+// the Transpose an attention's q @ k^T reads k through); matMulB gives the B it stands for.
 #pragma once
-#include "tessera/Backend.hpp"
 #include <cstdint>
+
+#include "tessera/Backend.hpp"
+#include "tessera/Graph.hpp"
 
 #include "tessera/Shape.hpp"
 #include "tessera/Status.hpp"
@@ -27,6 +31,12 @@ Status resolveMatMul(const Shape& a, const Shape& b, MatMulShape* out);
 
 // Input index of MatMul's optional bias (see above).
 constexpr size_t kMatMulBiasInput = 2;
+
+// MatMul's transB attribute (see above).
+bool matMulTransB(const Node& node);
+// The shape of the B that `node` multiplies by, from B's stored shape (its last two dims
+// swapped when transB; unchanged for a 1-D B, which the shape function rejects with transB).
+Shape matMulB(const Node& node, const Shape& stored);
 
 // Work of MatMul/Gemm for profiles: each output element is a dot product of length k.
 inline WorkEstimate matMulWork(const Tensors& in, const Tensors& out, int64_t k) {

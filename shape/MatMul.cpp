@@ -12,8 +12,10 @@ Status matMulShape(ShapeContext& ctx) {
   if (!a || !b) return ctx.error("inputs 'A' and 'B' are required");
   if (a->dtype() != b->dtype())
     return ctx.error(std::string("'A' is ") + dataTypeName(a->dtype()) + " but 'B' is " + dataTypeName(b->dtype()));
+  if (matMulTransB(ctx.node) && b->rank() < 2)
+    return ctx.error("transB (from an import-time fusion) needs a B of rank 2 or more; B is " + b->describe());
   MatMulShape s;
-  Status st = resolveMatMul(a->shape(), b->shape(), &s);
+  Status st = resolveMatMul(a->shape(), matMulB(ctx.node, b->shape()), &s);
   if (!st.isOk()) return ctx.error(st.message());
   if (const Tensor* bias = ctx.input(kMatMulBiasInput)) {
     if (bias->dtype() != a->dtype() || bias->rank() != 1 || bias->dim(0) != s.N)

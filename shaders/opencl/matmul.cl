@@ -1,8 +1,14 @@
 // MatMul (batched, broadcast batch dims) and Gemm on plain f32 buffers. One work-item per
 // output element; the K loop accumulates in fp32. MatMul's optional bias (ops/MatMul.hpp) is
 // read with -DHAS_BIAS (bias is bound to b otherwise), its fused activation applied after it
-// (-DACTIVATION, common.h).
+// (-DACTIVATION, common.h); -DTRANS_B reads B stored N x K (MatMul's transB).
 #include "common.h"
+
+#ifdef TRANS_B
+#define B_INDEX(k) (k)
+#else
+#define B_INDEX(k) ((size_t)(k) * N)
+#endif
 
 // global: (N, M, batch). aOffsets/bOffsets: per batch index, the element offset of that
 // batch's A and B matrices (precomputed for broadcasting).
@@ -12,9 +18,13 @@ __kernel void matmul(__global const float* a, __global const float* b, __global 
   const int n = get_global_id(0), m = get_global_id(1), bi = get_global_id(2);
   if (n >= N || m >= M || bi >= batch) return;
   __global const float* ap = a + aOffsets[bi] + (size_t)m * K;
+  #ifdef TRANS_B
+  __global const float* bp = b + bOffsets[bi] + (size_t)n * K;  // B stored N x K (MatMul's transB)
+#else
   __global const float* bp = b + bOffsets[bi] + n;
+#endif
   float acc = 0.f;
-  for (int k = 0; k < K; ++k) acc = mad(ap[k], bp[(size_t)k * N], acc);
+  for (int k = 0; k < K; ++k) acc = mad(ap[k], bp[B_INDEX(k)], acc);
 #ifdef HAS_BIAS
   acc += bias[n];
 #endif
@@ -35,8 +45,12 @@ __kernel void matmul_split(__global const float* a, __global const float* b, __g
   if (valid) {
     const int n = out % N, m = (out / N) % M, bi = out / N / M;
     __global const float* ap = a + aOffsets[bi] + (size_t)m * K;
+    #ifdef TRANS_B
+    __global const float* bp = b + bOffsets[bi] + (size_t)n * K;  // B stored N x K (MatMul's transB)
+#else
     __global const float* bp = b + bOffsets[bi] + n;
-    for (int k = lane; k < K; k += lanes) acc = mad(ap[k], bp[(size_t)k * N], acc);
+#endif
+    for (int k = lane; k < K; k += lanes) acc = mad(ap[k], bp[B_INDEX(k)], acc);
   }
   sums[me] = acc;
   barrier(CLK_LOCAL_MEM_FENCE);

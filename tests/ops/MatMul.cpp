@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/Nc4StorageChecks.hpp"
@@ -116,6 +117,45 @@ TEST(MatMulOp, FusedActivationAfterTheBiasOnEveryBackend) {
       }
     }
   }
+}
+
+// B stored with its last two dims swapped (ops/MatMul.hpp's transB): the product of A and
+// the B it stands for, with batch broadcasting, a bias and an activation, on every backend
+// (the GPU kernels' plain and split builds).
+TEST(MatMulOp, TransposedBOnEveryBackend) {
+  const std::vector<std::pair<Shape, Shape>> cases = {  // A, the B multiplied by (stored transposed)
+      {{2, 3, 5, 7}, {2, 3, 7, 6}}, {{4, 13}, {13, 9}}, {{3, 1, 300}, {1, 300, 3}}, {{2, 5, 7}, {7, 6}}};
+  uint32_t seed = 70;
+  for (const char* split : {"off", "16"}) {
+    ScopedEnvVar vk("TESSERA_VULKAN_SPLIT", split), cl("TESSERA_OPENCL_SPLIT", split);
+    for (const auto& c : cases) {
+      const Tensor a = randomTensor(c.first, seed++), b = randomTensor(c.second, seed++);
+      Shape stored = c.second;
+      std::swap(stored[stored.size() - 1], stored[stored.size() - 2]);
+      Tensor bt = Tensor::hostAllocate(stored, DataType::kF32);
+      const int64_t K = c.second[c.second.size() - 2], N = c.second.back(), mats = b.elementCount() / (K * N);
+      for (int64_t m = 0; m < mats; ++m)
+        for (int64_t k = 0; k < K; ++k)
+          for (int64_t n = 0; n < N; ++n) bt.data<float>()[(m * N + n) * K + k] = b.data<float>()[(m * K + k) * N + n];
+      const Tensor expected = matmulReference(a, b);
+      Attributes attrs;
+      attrs.setInt("transB", 1);
+      const std::string what = shapeToString(c.first) + " @ " + shapeToString(c.second) + " stored " +
+                               shapeToString(stored) + ", split " + split;
+      for (BackendType backend : availableBackends())
+        for (bool constantB : {false, true}) {
+          OpRun r = runOp("MatMul", {a, bt}, attrs, 1, backend, {false, constantB}, 13);
+          ASSERT_TRUE(r.status.isOk()) << what << ": " << r.status.message();
+          for (const auto& n : r.report.nodes) EXPECT_EQ(n.backend, backend) << what;
+          expectClose(r.outputs[0], expected, 1e-4, 1e-4, what + " on " + backendTypeName(backend));
+        }
+    }
+  }
+  Attributes attrs;  // a 1-D B has no last two dims to swap
+  attrs.setInt("transB", 1);
+  OpRun r = runOp("MatMul", {randomTensor({3, 4}, 1), randomTensor({4}, 2)}, attrs, 1, BackendType::kCPU, {}, 13);
+  ASSERT_FALSE(r.status.isOk());
+  EXPECT_NE(r.status.message().find("transB"), std::string::npos) << r.status.message();
 }
 
 TEST(MatMulOp, RejectsBadShapes) {

@@ -18,6 +18,7 @@
 #include "tools/onnx/FuseMatMulBias.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
 #include "tools/onnx/FuseSqueezeExcite.hpp"
+#include "tools/onnx/FuseTransposeMatMul.hpp"
 
 namespace tessera {
 namespace test {
@@ -694,6 +695,39 @@ TEST(ConstantsToInitializers, ConstantNodesBecomeInitializersUnlessGraphOutputs)
   EXPECT_EQ(constantsToInitializers(&changed), 1);
   EXPECT_EQ(changed.initializers.count(k), 1u);
   expectSameAfter(*graph, constantsToInitializers, 2, "constant");
+}
+
+// q @ k^T: a Transpose swapping B's last two dims goes into the MatMul as transB (batched
+// B computed in the graph; a constant 2-D B transposed without perm).
+TEST(FuseTransposeMatMul, SwapOfTheLastTwoDimsBecomesTransB) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {2, 3, 5, 7});
+  Attributes swap;
+  swap.setInts("perm", {0, 1, 3, 2});
+  const std::string k = g.op1("Relu", {"x"});  // [2, 3, 5, 7], read as [2, 3, 7, 5]
+  const std::string scores = g.op1("MatMul", {"x", g.op1("Transpose", {k}, swap)});  // [2, 3, 5, 5]
+  g.output(g.op1("MatMul", {scores, g.op1("Transpose", {g.constant("w", randomTensor({4, 5}, 1))})}));
+  expectSameAfter(*build(g), [&](Graph* graph) {
+    EXPECT_EQ(fuseTransposeMatMul(graph), 2);
+    for (const Node& n : graph->nodes)
+      if (n.opType == "MatMul") EXPECT_EQ(n.attrs.getInt("transB", 0), 1);
+  }, 3, "q @ k^T");
+}
+
+TEST(FuseTransposeMatMul, LeavesOtherPermsSharedTransposesAndA) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {4, 4, 4});
+  Attributes rotate, swap;
+  rotate.setInts("perm", {1, 2, 0});
+  swap.setInts("perm", {0, 2, 1});
+  g.output(g.op1("MatMul", {"x", g.op1("Transpose", {"x"}, rotate)}));  // not a swap of the last two
+  const std::string shared = g.op1("Transpose", {"x"}, swap);
+  g.output(g.op1("MatMul", {"x", shared}));
+  g.output(shared);  // read elsewhere
+  g.output(g.op1("MatMul", {g.op1("Transpose", {"x"}, swap), "x"}));  // A, not B
+  g.output(g.op1("MatMul", {"x", g.op1("Transpose", {"x"})}));  // no perm on a rank-3 input: a reversal
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseTransposeMatMul(&changed), 0);
 }
 
 // Squeeze-and-excite tails (GlobalAveragePool, Conv 1x1 + activation, Conv 1x1 + activation,

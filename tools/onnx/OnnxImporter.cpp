@@ -23,6 +23,7 @@
 #include "tools/onnx/FuseMatMulBias.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
 #include "tools/onnx/FuseSqueezeExcite.hpp"
+#include "tools/onnx/FuseTransposeMatMul.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
 
 namespace tessera {
@@ -269,6 +270,7 @@ Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, 
   fuseHardSwish(g);
   fuseLayerNorm(g);
   fuseMatMulBias(g);
+  fuseTransposeMatMul(g);
   fuseConvAdd(g);  // before the activation that may follow the Add
   fuseConvSwish(g);
   fuseConvActivation(g);

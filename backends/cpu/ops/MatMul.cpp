@@ -2,6 +2,7 @@
 // constant), then each output matrix is one packed GEMM (and the optional bias and fused
 // activation, ops/MatMul.hpp, applied to its rows while they are in cache). Many small matrices run one per
 // thread; few large ones are each split over the pool.
+#include <utility>
 #include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
@@ -27,10 +28,12 @@ std::vector<int64_t> broadcastStrides(const Shape& dims, size_t rank) {
 
 class CpuMatMul final : public Execution {
  public:
-  CpuMatMul(Backend* b, const FusedActivation& act) : Execution(b), act_(act) {}
+  CpuMatMul(Backend* b, const FusedActivation& act, bool transB) : Execution(b), act_(act), transB_(transB) {}
 
   Status onResize(const Tensors& inputs, const Tensors&) override {
-    TESSERA_RETURN_IF_ERROR(resolveMatMul(inputs[0]->shape(), inputs[1]->shape(), &shape_));
+    Shape bShape = inputs[1]->shape();
+    if (transB_) std::swap(bShape[bShape.size() - 1], bShape[bShape.size() - 2]);
+    TESSERA_RETURN_IF_ERROR(resolveMatMul(inputs[0]->shape(), bShape, &shape_));
     const size_t rank = shape_.batch.size();
     batches_ = elementCount(shape_.batch);
     aBatches_ = elementCount(shape_.aBatch);
@@ -50,7 +53,8 @@ class CpuMatMul final : public Execution {
     packedSize_ = gemmPackedBSize(shape_.K, shape_.N);
     const Tensor* b = inputs[1];
     weights_.plan(cpuPackedConstants(*this), {b},
-                  "MatMul K" + std::to_string(shape_.K) + " N" + std::to_string(shape_.N) + " x" + std::to_string(bBatches_),
+                  "MatMul K" + std::to_string(shape_.K) + " N" + std::to_string(shape_.N) + " x" + std::to_string(bBatches_) +
+                      (transB_ ? " transB" : ""),
                   packedSize_ * bBatches_, [this, b](float* dst) { packB(b->data<float>(), dst); });
     return Status::ok();
   }
@@ -111,11 +115,13 @@ class CpuMatMul final : public Execution {
   void packB(const float* b, float* packed) {
     const int64_t K = shape_.K, N = shape_.N;
     cpuPool(*this).parallelFor(bBatches_, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) gemmPackB(K, N, b + i * K * N, N, false, packed + i * packedSize_);
+      for (int64_t i = begin; i < end; ++i)
+        gemmPackB(K, N, b + i * K * N, transB_ ? K : N, transB_, packed + i * packedSize_);
     }, 1);
   }
 
   FusedActivation act_;
+  bool transB_;  // B stored [.., N, K] (ops/MatMul.hpp)
   MatMulShape shape_;
   int64_t batches_ = 1, aBatches_ = 1, bBatches_ = 1, packedSize_ = 0;
   std::vector<int64_t> aIndex_, bIndex_;
@@ -128,7 +134,7 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
     if (t && t->dtype() != DataType::kF32) return nullptr;
   FusedActivation act;
   if (!FusedActivation::parse(node, &act).isOk()) return nullptr;
-  return std::make_unique<CpuMatMul>(b, act);
+  return std::make_unique<CpuMatMul>(b, act, matMulTransB(node) && inputs[1]->rank() >= 2);
 }
 
 }  // namespace

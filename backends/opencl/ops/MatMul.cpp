@@ -18,7 +18,8 @@ class OpenClMatMul final : public OpenClExecution {
   WorkEstimate work(const Tensors& in, const Tensors& out) const override {
     return matMulWork(in, out, in[0]->rank() == 0 ? 1 : in[0]->dim(in[0]->rank() - 1));
   }
-  OpenClMatMul(Backend* b, const MatMulShape& s, const FusedActivation& act) : OpenClExecution(b), shape_(s), act_(act) {}
+  OpenClMatMul(Backend* b, const MatMulShape& s, const FusedActivation& act, bool transB)
+      : OpenClExecution(b), shape_(s), act_(act), transB_(transB) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
     clearKernels();
@@ -49,6 +50,7 @@ class OpenClMatMul final : public OpenClExecution {
     KernelOptions options;
     if (bias) options.define("HAS_BIAS");
     options.define("ACTIVATION", static_cast<long long>(act_.kind)).defineFloat("ACT_A", act_.alpha).defineFloat("ACT_B", act_.beta);
+    if (transB_) options.define("TRANS_B");
     TESSERA_RETURN_IF_ERROR(addKernel(lanes > 1 ? opencl::kernels::matmul::matmul_split : opencl::kernels::matmul::matmul,
                                       options, &k));
     k->tensor(inputs[0]).tensor(inputs[1]).tensor(outputs[0]).mem(aOffsets_.get()).mem(bOffsets_.get());
@@ -64,6 +66,7 @@ class OpenClMatMul final : public OpenClExecution {
  private:
   MatMulShape shape_;
   FusedActivation act_;  // ops/MatMul.hpp's fused activation (kNone: none)
+  bool transB_;          // B stored [.., N, K] (ops/MatMul.hpp)
   ClBuffer aOffsets_, bOffsets_;
 };
 
@@ -72,11 +75,11 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   for (const Tensor* t : inputs)
     if (t && t->dtype() != DataType::kF32) return nullptr;
   MatMulShape s;
-  if (!resolveMatMul(inputs[0]->shape(), inputs[1]->shape(), &s).isOk()) return nullptr;
+  if (!resolveMatMul(inputs[0]->shape(), matMulB(node, inputs[1]->shape()), &s).isOk()) return nullptr;
   if (s.output != outputs[0]->shape()) return nullptr;
   FusedActivation act;
   if (!FusedActivation::parse(node, &act).isOk() || act.hasAffine()) return nullptr;
-  return makeExecution<OpenClMatMul>(b, node, s, act);
+  return makeExecution<OpenClMatMul>(b, node, s, act, matMulTransB(node));
 }
 
 }  // namespace

@@ -11,16 +11,17 @@ namespace {
 
 class VulkanMatMul final : public VulkanExecution {
  public:
-  VulkanMatMul(Backend* b, const Node& n, const FusedActivation& act) : VulkanExecution(b, n.label()), act_(act) {}
+  VulkanMatMul(Backend* b, const Node& n, const FusedActivation& act)
+      : VulkanExecution(b, n.label()), act_(act), transB_(matMulTransB(n)) {}
 
   WorkEstimate work(const Tensors& in, const Tensors& out) const override {
     MatMulShape ms;
-    return resolveMatMul(in[0]->shape(), in[1]->shape(), &ms).isOk() ? matMulWork(in, out, ms.K) : WorkEstimate{};
+    return resolveMatMul(in[0]->shape(), bShape(in[1]), &ms).isOk() ? matMulWork(in, out, ms.K) : WorkEstimate{};
   }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
     MatMulShape ms;
-    TESSERA_RETURN_IF_ERROR(resolveMatMul(in[0]->shape(), in[1]->shape(), &ms));
+    TESSERA_RETURN_IF_ERROR(resolveMatMul(in[0]->shape(), bShape(in[1]), &ms));
     const int64_t n = out[0]->elementCount();
     const int br = static_cast<int>(ms.batch.size());
     // Batch strides of A and B (stride 0 on broadcast dims), right-aligned to the batch.
@@ -41,7 +42,8 @@ class VulkanMatMul final : public VulkanExecution {
     // The optional bias (ops/MatMul.hpp) is matmul.comp's C: every row reads the same N values.
     const Tensor* bias = in.size() > kMatMulBiasInput ? in[kMatMulBiasInput] : nullptr;
     std::vector<uint32_t> p = {vkops::u32(blocks), vkops::u32(ms.M), vkops::u32(ms.N), vkops::u32(ms.K),
-                               vkops::u32(ms.K), 1u, vkops::u32(ms.N), 1u, floatBits(1.f), floatBits(bias ? 1.f : 0.f),
+                               vkops::u32(ms.K), 1u, transB_ ? 1u : vkops::u32(ms.N), transB_ ? vkops::u32(ms.K) : 1u,
+                               floatBits(1.f), floatBits(bias ? 1.f : 0.f),
                                bias ? 1u : 0u, 0u, bias ? 1u : 0u, vkops::u32(br)};
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(ms.batch[d]) : 1u);
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(as[d]) : 0u);
@@ -54,13 +56,22 @@ class VulkanMatMul final : public VulkanExecution {
   }
 
  private:
+  // B as the product reads it (ops/MatMul.hpp's transB: stored [.., N, K]).
+  Shape bShape(const Tensor* b) const {
+    Shape s = b->shape();
+    if (transB_ && s.size() >= 2) std::swap(s[s.size() - 1], s[s.size() - 2]);
+    return s;
+  }
+
   FusedActivation act_;
+  bool transB_;
 };
 
 TESSERA_VK_CREATOR(createMatMul) {
   if (!allFloat32(inputs) || !allFloat32(outputs) || !vkops::fits32(inputs) || !vkops::fits32(outputs)) return nullptr;
   MatMulShape ms;
-  if (!resolveMatMul(inputs[0]->shape(), inputs[1]->shape(), &ms).isOk() || ms.batch.size() > 4) return nullptr;
+  if (!resolveMatMul(inputs[0]->shape(), matMulB(node, inputs[1]->shape()), &ms).isOk() || ms.batch.size() > 4)
+    return nullptr;
   if (!vkops::withinLoopLimit(b, ms.K + 64)) return nullptr;  // matmul.comp: one loop over K
   FusedActivation act;
   if (!FusedActivation::parse(node, &act).isOk() || act.hasAffine()) return nullptr;
