@@ -7,6 +7,8 @@
 // transformer's MLP, MatMul -> Swish, is one step). Also not ONNX: `transB` = 1 says B is
 // stored with its last two dims swapped (the import pass tools/onnx/FuseTransposeMatMul takes
 // the Transpose an attention's q @ k^T reads k through); matMulB gives the B it stands for.
+// And `alpha` (default 1) scales the product before the bias: y = act(alpha * A B + bias)
+// (tools/onnx/FuseMatMulScale takes an attention's q * (1 / sqrt(d)) in).
 #pragma once
 #include <cstdint>
 
@@ -32,8 +34,9 @@ Status resolveMatMul(const Shape& a, const Shape& b, MatMulShape* out);
 // Input index of MatMul's optional bias (see above).
 constexpr size_t kMatMulBiasInput = 2;
 
-// MatMul's transB attribute (see above).
+// MatMul's transB and alpha attributes (see above).
 bool matMulTransB(const Node& node);
+float matMulAlpha(const Node& node);
 // The shape of the B that `node` multiplies by, from B's stored shape (its last two dims
 // swapped when transB; unchanged for a 1-D B, which the shape function rejects with transB).
 Shape matMulB(const Node& node, const Shape& stored);

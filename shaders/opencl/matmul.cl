@@ -1,7 +1,8 @@
 // MatMul (batched, broadcast batch dims) and Gemm on plain f32 buffers. One work-item per
 // output element; the K loop accumulates in fp32. MatMul's optional bias (ops/MatMul.hpp) is
 // read with -DHAS_BIAS (bias is bound to b otherwise), its fused activation applied after it
-// (-DACTIVATION, common.h); -DTRANS_B reads B stored N x K (MatMul's transB).
+// (-DACTIVATION, common.h); -DTRANS_B reads B stored N x K (MatMul's transB), -DALPHA scales
+// the product before the bias.
 #include "common.h"
 
 #ifdef TRANS_B
@@ -25,6 +26,9 @@ __kernel void matmul(__global const float* a, __global const float* b, __global 
 #endif
   float acc = 0.f;
   for (int k = 0; k < K; ++k) acc = mad(ap[k], bp[B_INDEX(k)], acc);
+#ifdef ALPHA
+  acc *= ALPHA;
+#endif
 #ifdef HAS_BIAS
   acc += bias[n];
 #endif
@@ -58,11 +62,15 @@ __kernel void matmul_split(__global const float* a, __global const float* b, __g
     if (lane < s) sums[me] += sums[me + s];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-#ifdef HAS_BIAS
-  if (valid && lane == 0) y[out] = activate4((float4)(sums[me] + bias[out % N])).x;
-#else
-  if (valid && lane == 0) y[out] = activate4((float4)(sums[me])).x;
+  if (!valid || lane != 0) return;
+  float total = sums[me];
+#ifdef ALPHA
+  total *= ALPHA;
 #endif
+#ifdef HAS_BIAS
+  total += bias[out % N];
+#endif
+  y[out] = activate4((float4)(total)).x;
 }
 
 // Y = alpha * A' B' + beta * C. A' is M x K (A stored K x M when TRANS_A), B' is K x N

@@ -158,6 +158,35 @@ TEST(MatMulOp, TransposedBOnEveryBackend) {
   EXPECT_NE(r.status.message().find("transB"), std::string::npos) << r.status.message();
 }
 
+// alpha (ops/MatMul.hpp) scales the product before the bias and the activation, on every
+// backend (the GPU kernels' plain and split builds).
+TEST(MatMulOp, AlphaScalesTheProductBeforeTheBias) {
+  uint32_t seed = 90;
+  for (const char* split : {"off", "16"}) {
+    ScopedEnvVar vk("TESSERA_VULKAN_SPLIT", split), cl("TESSERA_OPENCL_SPLIT", split);
+    for (const auto& c : std::vector<std::pair<Shape, Shape>>{{{2, 3, 5, 8}, {2, 3, 8, 5}}, {{1, 300}, {300, 3}}}) {
+      const Tensor a = randomTensor(c.first, seed++), b = randomTensor(c.second, seed++);
+      const int64_t N = c.second.back();
+      const Tensor bias = randomTensor({N}, seed++);
+      Tensor expected = matmulReference(a, b);
+      for (int64_t i = 0; i < expected.elementCount(); ++i) {
+        float& v = expected.data<float>()[i];
+        v = std::max(0.f, v * 0.2581989f + bias.data<float>()[i % N]);
+      }
+      Attributes attrs;
+      attrs.setFloat("alpha", 0.2581989f);
+      attrs.setString("activation", "Relu");
+      const std::string what = shapeToString(c.first) + " @ " + shapeToString(c.second) + ", split " + split;
+      for (BackendType backend : availableBackends()) {
+        OpRun r = runOp("MatMul", {a, b, bias}, attrs, 1, backend, {false, false, true}, 13);
+        ASSERT_TRUE(r.status.isOk()) << what << ": " << r.status.message();
+        for (const auto& n : r.report.nodes) EXPECT_EQ(n.backend, backend) << what;
+        expectClose(r.outputs[0], expected, 1e-4, 1e-5, what + " on " + backendTypeName(backend));
+      }
+    }
+  }
+}
+
 TEST(MatMulOp, RejectsBadShapes) {
   OpRun r = runOp("MatMul", {randomTensor({2, 3, 4}, 1), randomTensor({3, 5, 2}, 2)}, {}, 1, BackendType::kCPU, {}, 13);
   EXPECT_FALSE(r.status.isOk());

@@ -16,6 +16,7 @@
 #include "tools/onnx/FuseHardSwish.hpp"
 #include "tools/onnx/FuseLayerNorm.hpp"
 #include "tools/onnx/FuseMatMulBias.hpp"
+#include "tools/onnx/FuseMatMulScale.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
 #include "tools/onnx/FuseSqueezeExcite.hpp"
 #include "tools/onnx/FuseTransposeMatMul.hpp"
@@ -695,6 +696,44 @@ TEST(ConstantsToInitializers, ConstantNodesBecomeInitializersUnlessGraphOutputs)
   EXPECT_EQ(constantsToInitializers(&changed), 1);
   EXPECT_EQ(changed.initializers.count(k), 1u);
   expectSameAfter(*graph, constantsToInitializers, 2, "constant");
+}
+
+// An attention's q * (1 / sqrt(d)) before q @ k^T, and a scaled B after a bias was fused:
+// the scale becomes the MatMul's alpha, the bias left unscaled.
+TEST(FuseMatMulScale, ScalarScaledOperandsBecomeAlpha) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {2, 3, 5, 7});
+  Attributes swap;
+  swap.setInts("perm", {0, 1, 3, 2});
+  const std::string q = g.op1("Mul", {"x", g.constant("s", filled({}, 0.2581989f))});
+  g.output(g.op1("MatMul", {q, g.op1("Relu", {g.op1("Transpose", {"x"}, swap)})}));  // A scaled
+  const std::string kt = g.op1("Mul", {g.constant("k", filled({1}, -1.5f)), g.op1("Transpose", {"x"}, swap)});
+  g.output(g.op1("MatMul", {g.op1("Relu", {"x"}), kt}));  // B scaled
+  const std::string a = g.op1("Mul", {g.op1("Relu", {"x"}), g.constant("t", filled({}, 3.f))});
+  g.output(g.op1("Add", {g.op1("MatMul", {a, g.constant("w", randomTensor({7, 4}, 1))}),
+                         g.constant("b", randomTensor({4}, 2))}));  // with a bias: alpha leaves it unscaled
+  expectSameAfter(*build(g), [&](Graph* graph) {
+    EXPECT_EQ(fuseMatMulBias(graph), 1);
+    EXPECT_EQ(fuseMatMulScale(graph), 3);
+    int scaled = 0;
+    for (const Node& n : graph->nodes)
+      if (n.opType == "MatMul") scaled += n.attrs.has("alpha");
+    EXPECT_EQ(scaled, 3);
+  }, 8, "q * s @ k^T, A @ (k * B), (A * t) @ W + b");
+}
+
+TEST(FuseMatMulScale, LeavesTensorScalesSharedProductsAndOtherOps) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {4, 4});
+  const std::string w = g.constant("w", randomTensor({4, 4}, 1));
+  g.output(g.op1("MatMul", {g.op1("Mul", {"x", g.constant("v", randomTensor({4}, 2))}), w}));  // per-column scale
+  const std::string shared = g.op1("Mul", {"x", g.constant("s", filled({}, 2.f))});
+  g.output(g.op1("MatMul", {shared, w}));
+  g.output(shared);  // read elsewhere
+  g.output(g.op1("MatMul", {g.op1("Add", {"x", g.constant("t", filled({}, 2.f))}), w}));  // not a Mul
+  g.output(g.op1("MatMul", {g.op1("Mul", {"x", g.constant("u", filled({1, 1, 1}, 2.f))}), w}));  // would raise the rank
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseMatMulScale(&changed), 0);
 }
 
 // q @ k^T: a Transpose swapping B's last two dims goes into the MatMul as transB (batched

@@ -23,6 +23,7 @@
 #include "tools/onnx/FuseMatMulBias.hpp"
 #include "tools/onnx/FuseResidualScale.hpp"
 #include "tools/onnx/FuseSqueezeExcite.hpp"
+#include "tools/onnx/FuseMatMulScale.hpp"
 #include "tools/onnx/FuseTransposeMatMul.hpp"
 #include "tools/onnx/OnnxTensor.hpp"
 
@@ -271,6 +272,7 @@ Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, 
   fuseLayerNorm(g);
   fuseMatMulBias(g);
   fuseTransposeMatMul(g);
+  fuseMatMulScale(g);  // after fuseMatMulBias: alpha scales the product, not the bias
   fuseConvAdd(g);  // before the activation that may follow the Add
   fuseConvSwish(g);
   fuseConvActivation(g);

@@ -28,7 +28,8 @@ std::vector<int64_t> broadcastStrides(const Shape& dims, size_t rank) {
 
 class CpuMatMul final : public Execution {
  public:
-  CpuMatMul(Backend* b, const FusedActivation& act, bool transB) : Execution(b), act_(act), transB_(transB) {}
+  CpuMatMul(Backend* b, const FusedActivation& act, bool transB, float alpha)
+      : Execution(b), act_(act), transB_(transB), alpha_(alpha) {}
 
   Status onResize(const Tensors& inputs, const Tensors&) override {
     Shape bShape = inputs[1]->shape();
@@ -84,12 +85,14 @@ class CpuMatMul final : public Execution {
     };
     const float* bias = inputs.size() > kMatMulBiasInput && inputs[kMatMulBiasInput]
                             ? inputs[kMatMulBiasInput]->data<float>() : nullptr;
-    // The bias and the activation go on rows [begin, end) of output matrix i, while they are
-    // in cache.
-    const bool finish = bias || act_.kind != FusedActivation::kNone;
+    // alpha, the bias and the activation go on rows [begin, end) of output matrix i, while
+    // they are in cache.
+    const bool finish = bias || act_.kind != FusedActivation::kNone || alpha_ != 1.f;
     auto finishRows = [&](int64_t i, int64_t begin, int64_t end) {
       for (int64_t m = begin; m < end; ++m) {
         float* row = y + (i * s.M + m) * s.N;
+        if (alpha_ != 1.f)
+          for (int64_t n = 0; n < s.N; ++n) row[n] *= alpha_;
         if (bias)
           for (int64_t n = 0; n < s.N; ++n) row[n] += bias[n];
         applyFusedActivation(act_, row, s.N);
@@ -122,6 +125,7 @@ class CpuMatMul final : public Execution {
 
   FusedActivation act_;
   bool transB_;  // B stored [.., N, K] (ops/MatMul.hpp)
+  float alpha_;  // the product's scale (ops/MatMul.hpp)
   MatMulShape shape_;
   int64_t batches_ = 1, aBatches_ = 1, bBatches_ = 1, packedSize_ = 0;
   std::vector<int64_t> aIndex_, bIndex_;
@@ -134,7 +138,7 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
     if (t && t->dtype() != DataType::kF32) return nullptr;
   FusedActivation act;
   if (!FusedActivation::parse(node, &act).isOk()) return nullptr;
-  return std::make_unique<CpuMatMul>(b, act, matMulTransB(node) && inputs[1]->rank() >= 2);
+  return std::make_unique<CpuMatMul>(b, act, matMulTransB(node) && inputs[1]->rank() >= 2, matMulAlpha(node));
 }
 
 }  // namespace

@@ -18,8 +18,8 @@ class OpenClMatMul final : public OpenClExecution {
   WorkEstimate work(const Tensors& in, const Tensors& out) const override {
     return matMulWork(in, out, in[0]->rank() == 0 ? 1 : in[0]->dim(in[0]->rank() - 1));
   }
-  OpenClMatMul(Backend* b, const MatMulShape& s, const FusedActivation& act, bool transB)
-      : OpenClExecution(b), shape_(s), act_(act), transB_(transB) {}
+  OpenClMatMul(Backend* b, const MatMulShape& s, const FusedActivation& act, bool transB, float alpha)
+      : OpenClExecution(b), shape_(s), act_(act), transB_(transB), alpha_(alpha) {}
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
     clearKernels();
@@ -51,6 +51,7 @@ class OpenClMatMul final : public OpenClExecution {
     if (bias) options.define("HAS_BIAS");
     options.define("ACTIVATION", static_cast<long long>(act_.kind)).defineFloat("ACT_A", act_.alpha).defineFloat("ACT_B", act_.beta);
     if (transB_) options.define("TRANS_B");
+    if (alpha_ != 1.f) options.defineFloat("ALPHA", alpha_);
     TESSERA_RETURN_IF_ERROR(addKernel(lanes > 1 ? opencl::kernels::matmul::matmul_split : opencl::kernels::matmul::matmul,
                                       options, &k));
     k->tensor(inputs[0]).tensor(inputs[1]).tensor(outputs[0]).mem(aOffsets_.get()).mem(bOffsets_.get());
@@ -67,6 +68,7 @@ class OpenClMatMul final : public OpenClExecution {
   MatMulShape shape_;
   FusedActivation act_;  // ops/MatMul.hpp's fused activation (kNone: none)
   bool transB_;          // B stored [.., N, K] (ops/MatMul.hpp)
+  float alpha_;          // the product's scale (ops/MatMul.hpp)
   ClBuffer aOffsets_, bOffsets_;
 };
 
@@ -79,7 +81,7 @@ std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& i
   if (s.output != outputs[0]->shape()) return nullptr;
   FusedActivation act;
   if (!FusedActivation::parse(node, &act).isOk() || act.hasAffine()) return nullptr;
-  return makeExecution<OpenClMatMul>(b, node, s, act, matMulTransB(node));
+  return makeExecution<OpenClMatMul>(b, node, s, act, matMulTransB(node), matMulAlpha(node));
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ namespace {
 class VulkanMatMul final : public VulkanExecution {
  public:
   VulkanMatMul(Backend* b, const Node& n, const FusedActivation& act)
-      : VulkanExecution(b, n.label()), act_(act), transB_(matMulTransB(n)) {}
+      : VulkanExecution(b, n.label()), act_(act), transB_(matMulTransB(n)), alpha_(matMulAlpha(n)) {}
 
   WorkEstimate work(const Tensors& in, const Tensors& out) const override {
     MatMulShape ms;
@@ -43,7 +43,7 @@ class VulkanMatMul final : public VulkanExecution {
     const Tensor* bias = in.size() > kMatMulBiasInput ? in[kMatMulBiasInput] : nullptr;
     std::vector<uint32_t> p = {vkops::u32(blocks), vkops::u32(ms.M), vkops::u32(ms.N), vkops::u32(ms.K),
                                vkops::u32(ms.K), 1u, transB_ ? 1u : vkops::u32(ms.N), transB_ ? vkops::u32(ms.K) : 1u,
-                               floatBits(1.f), floatBits(bias ? 1.f : 0.f),
+                               floatBits(alpha_), floatBits(bias ? 1.f : 0.f),
                                bias ? 1u : 0u, 0u, bias ? 1u : 0u, vkops::u32(br)};
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(ms.batch[d]) : 1u);
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(as[d]) : 0u);
@@ -65,6 +65,7 @@ class VulkanMatMul final : public VulkanExecution {
 
   FusedActivation act_;
   bool transB_;
+  float alpha_;
 };
 
 TESSERA_VK_CREATOR(createMatMul) {
