@@ -1,5 +1,6 @@
 #include "core/src/SplitReduction.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +24,17 @@ int splitReductionLanes(int64_t tiles, int64_t reduction, DeviceKind device, con
   int lanes = 1;
   while (lanes < 64 && tiles * lanes < kGpuTargetInvocations && lanes * 2 <= reduction) lanes *= 2;
   return lanes >= 4 ? lanes : 1;
+}
+
+int64_t globalPoolParts(int64_t groups, int64_t plane, int64_t groupSize, DeviceKind device, const char* envName) {
+  constexpr int64_t kMinPartPixels = 1024;
+  if (const char* forced = std::getenv(envName)) {
+    const long long n = std::atoll(forced);
+    if (n > 0) return std::max<int64_t>(1, std::min<int64_t>(n, plane));
+  }
+  if (device == DeviceKind::kCPU || groups <= 0) return 1;
+  const int64_t wanted = kGpuTargetInvocations / (groups * groupSize);
+  return std::max<int64_t>(1, std::min(wanted, plane / kMinPartPixels));
 }
 
 bool groupPerLine(int64_t length, int64_t lines, DeviceKind device, const char* envName) {

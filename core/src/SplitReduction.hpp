@@ -41,6 +41,15 @@ bool groupPerLine(int64_t length, int64_t lines, DeviceKind device, const char* 
 // that the forced or GPU-only choice reached the ops).
 uint64_t shortLineGroupCount();
 
+// Parts a global pool splits each plane in (one work-group of `groupSize` a part, then a
+// merge): 1 on a device that is a CPU and wherever the work-groups of the whole planes
+// (`groups`, one per batch and channel block) reach 2^17 invocations or the plane is short;
+// else enough parts of at least 1024 pixels to get there (PP-OCRv4 det's 24 channels at
+// 160x160: 6 groups walking 25 600 pixels become 150 of 1024). `envName`
+// (TESSERA_VULKAN_POOL_PARTS, TESSERA_OPENCL_POOL_PARTS) = N forces N parts (at most one per
+// pixel) on every device.
+int64_t globalPoolParts(int64_t groups, int64_t plane, int64_t groupSize, DeviceKind device, const char* envName);
+
 // Kernels planned with split reductions in this process, by any backend (tests check that
 // the path they mean to test ran).
 uint64_t splitReductionPlanCount();

@@ -2,6 +2,8 @@
 // placed where asked; and its shape errors.
 #include <gtest/gtest.h>
 
+#include "ops/SqueezeExcite.hpp"
+#include "support/Nc4StorageChecks.hpp"
 #include "support/SqueezeExciteCases.hpp"
 
 namespace tessera {
@@ -39,6 +41,17 @@ TEST(SqueezeExciteOp, ShapeErrorsNameTheInput) {
   run = runOp("SqueezeExcite", r.inputs, r.attrs, 1, BackendType::kCPU, r.constant);
   ASSERT_FALSE(run.status.isOk());
   EXPECT_NE(run.status.message().find("hidden_activation_affine"), std::string::npos) << run.status.message();
+}
+
+// The GPU kernels' grouping: one channel block a work-group on a GPU, all of them on a CPU
+// driver; the variable forces a count (at most every block).
+TEST(SqueezeExciteOp, BlocksPerGroupByDevice) {
+  ScopedEnvVar unset("TESSERA_SQUEEZE_EXCITE_BLOCKS", nullptr);
+  EXPECT_EQ(SqueezeExciteParams::blocksPerGroup(24, false), 1);
+  EXPECT_EQ(SqueezeExciteParams::blocksPerGroup(24, true), 24);
+  ScopedEnvVar three("TESSERA_SQUEEZE_EXCITE_BLOCKS", "3");
+  EXPECT_EQ(SqueezeExciteParams::blocksPerGroup(24, false), 3);
+  EXPECT_EQ(SqueezeExciteParams::blocksPerGroup(2, true), 2);
 }
 
 }  // namespace

@@ -54,6 +54,21 @@ TEST(SplitReduction, LineGroupsForLongLinesAndForFewShortOnesOnAGpu) {
   EXPECT_TRUE(groupPerLine(1, 1 << 20, DeviceKind::kCPU, kVar));
 }
 
+// Global pools: parts of at least 1024 pixels on a GPU until 2^17 invocations, none on a CPU
+// driver or a short plane; the variable forces a count (at most one part a pixel).
+TEST(SplitReduction, GlobalPoolPartsOnAGpuForFewLongPlanes) {
+  ScopedEnvVar unset(kVar, nullptr);
+  EXPECT_EQ(globalPoolParts(6, 160 * 160, 64, DeviceKind::kDiscreteGPU, kVar), 25);  // det 640's 24 channels
+  EXPECT_EQ(globalPoolParts(24, 160 * 160, 64, DeviceKind::kDiscreteGPU, kVar), 25);
+  EXPECT_EQ(globalPoolParts(6, 160 * 160, 64, DeviceKind::kCPU, kVar), 1);
+  EXPECT_EQ(globalPoolParts(6, 20 * 20, 64, DeviceKind::kDiscreteGPU, kVar), 1);      // short plane
+  EXPECT_EQ(globalPoolParts(1024, 160 * 160, 64, DeviceKind::kDiscreteGPU, kVar), 2);   // many groups already
+  EXPECT_EQ(globalPoolParts(4096, 160 * 160, 64, DeviceKind::kDiscreteGPU, kVar), 1);
+  ScopedEnvVar forced(kVar, "7");
+  EXPECT_EQ(globalPoolParts(6, 400, 64, DeviceKind::kCPU, kVar), 7);
+  EXPECT_EQ(globalPoolParts(6, 3, 64, DeviceKind::kCPU, kVar), 3);
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace tessera

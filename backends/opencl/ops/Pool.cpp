@@ -3,9 +3,6 @@
 // (an output pixel per work-item), global_pool.cl (an output per work-group, for the global
 // pools, whose window is the whole plane; on a GPU where those groups are few, parts of the
 // plane per work-group and a merge).
-#include <algorithm>
-#include <cstdlib>
-
 #include "backends/opencl/OpenClExecution.hpp"
 #include "core/src/SplitReduction.hpp"
 #include "ops/Pool.hpp"
@@ -17,21 +14,6 @@ namespace tessera {
 namespace {
 
 constexpr size_t kGroupSize = 64;  // global_pool.cl's items per output (a power of 2)
-
-// Parts a global pool's plane is split in: 1 on a CPU device and wherever the work-groups
-// (one per batch and channel block) reach 2^17 work-items or the plane is short; else enough
-// parts of at least 1024 pixels to get there. TESSERA_OPENCL_POOL_PARTS=N forces N parts (at
-// most one per pixel) on every device.
-int64_t globalPoolParts(int64_t groups, int64_t plane, DeviceKind device) {
-  constexpr int64_t kMinPartPixels = 1024;
-  if (const char* forced = std::getenv("TESSERA_OPENCL_POOL_PARTS")) {
-    const long long n = std::atoll(forced);
-    if (n > 0) return std::max<int64_t>(1, std::min<int64_t>(n, plane));
-  }
-  if (device == DeviceKind::kCPU || groups <= 0) return 1;
-  const int64_t wanted = kGpuTargetInvocations / (groups * static_cast<int64_t>(kGroupSize));
-  return std::max<int64_t>(1, std::min(wanted, plane / kMinPartPixels));
-}
 
 bool isGlobal(const PoolParams& p) { return p.kind == PoolKind::kGlobalMax || p.kind == PoolKind::kGlobalAverage; }
 
@@ -60,7 +42,9 @@ class OpenClPool final : public OpenClExecution {
     ClKernel* k = nullptr;
     if (isGlobal(params_)) {
       o.define("WG_SIZE", static_cast<long long>(kGroupSize));
-      const int64_t groups = xg.n * xg.c4(), parts = globalPoolParts(groups, xg.h * xg.w, cl()->deviceKind());
+      const int64_t groups = xg.n * xg.c4();
+      const int64_t parts = globalPoolParts(groups, xg.h * xg.w, static_cast<int64_t>(kGroupSize), cl()->deviceKind(),
+                                            "TESSERA_OPENCL_POOL_PARTS");
       if (parts == 1) {
         TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::global_pool::global_pool, o, &k));
         k->tensor(x).tensor(y).arg(xg.c4()).arg(xg.h).arg(xg.w);

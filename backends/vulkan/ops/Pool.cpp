@@ -3,34 +3,15 @@
 // else the NCHW buffer build. Kernels: shaders/vulkan/pool.comp (an output pixel per
 // invocation), global_pool.comp for the global pools (an output per work-group of 64, or
 // parts of the plane per work-group and a merge, on a GPU where those groups are few).
-#include <cstdlib>
-
 #include "backends/vulkan/VulkanOps.hpp"
-#include "core/src/SplitReduction.hpp"
 #include "backends/vulkan/ops/WindowParams.hpp"
+#include "core/src/SplitReduction.hpp"
 #include "ops/Pool.hpp"
 #include "vulkan/shaders/global_pool.hpp"
 #include "vulkan/shaders/pool.hpp"
 
 namespace tessera {
 namespace {
-
-// Parts a global pool's plane is split in: 1 on a CPU driver and wherever the work-groups
-// (one per batch and channel block) reach 2^17 invocations or the plane is short; else
-// enough parts of at least 1024 pixels to get there (PP-OCRv4 det's 24 channels at 160x160:
-// 6 groups walking 25 600 pixels each become 150 of 1024). TESSERA_VULKAN_POOL_PARTS=N
-// forces N parts (at most one per pixel) on every device.
-int64_t globalPoolParts(int64_t groups, int64_t plane, DeviceKind device) {
-  constexpr int64_t kMinPartPixels = 1024;
-  if (const char* forced = std::getenv("TESSERA_VULKAN_POOL_PARTS")) {
-    const long long n = std::atoll(forced);
-    if (n > 0) return std::max<int64_t>(1, std::min<int64_t>(n, plane));
-  }
-  if (device == DeviceKind::kCPU || groups <= 0) return 1;
-  const int64_t wanted = kGpuTargetInvocations / (groups * vkops::kWorkGroupSize);
-  return std::max<int64_t>(1, std::min(wanted, plane / kMinPartPixels));
-}
-
 
 class VulkanPool final : public VulkanExecution {
  public:
@@ -66,7 +47,8 @@ class VulkanPool final : public VulkanExecution {
     using vkshaders::ShaderId;
     const bool max = params_.isMax();
     const int64_t groups = x->dim(0) * ((x->dim(1) + 3) / 4), C = x->dim(1);
-    const int64_t parts = globalPoolParts(groups, rows * W, vk().deviceKind());
+    const int64_t parts =
+        globalPoolParts(groups, rows * W, vkops::kWorkGroupSize, vk().deviceKind(), "TESSERA_VULKAN_POOL_PARTS");
     if (parts == 1) {
       const ShaderId kernel = max ? (images_ ? vkshaders::global_pool_MAX_IMAGE : vkshaders::global_pool_MAX)
                                   : (images_ ? vkshaders::global_pool_AVG_IMAGE : vkshaders::global_pool_AVG);
