@@ -32,9 +32,9 @@ bool matMulTransB(const Node& node) { return node.attrs.getInt("transB", 0) != 0
 
 float matMulAlpha(const Node& node) { return node.attrs.getFloat("alpha", 1.f); }
 
-Shape matMulB(const Node& node, const Shape& stored) {
+Shape matMulB(const Shape& stored, bool transB) {
   Shape b = stored;
-  if (matMulTransB(node) && b.size() >= 2) std::swap(b[b.size() - 1], b[b.size() - 2]);
+  if (transB && b.size() >= 2) std::swap(b[b.size() - 1], b[b.size() - 2]);
   return b;
 }
 

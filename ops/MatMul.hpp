@@ -39,7 +39,8 @@ bool matMulTransB(const Node& node);
 float matMulAlpha(const Node& node);
 // The shape of the B that `node` multiplies by, from B's stored shape (its last two dims
 // swapped when transB; unchanged for a 1-D B, which the shape function rejects with transB).
-Shape matMulB(const Node& node, const Shape& stored);
+Shape matMulB(const Shape& stored, bool transB);
+inline Shape matMulB(const Node& node, const Shape& stored) { return matMulB(stored, matMulTransB(node)); }
 
 // Work of MatMul/Gemm for profiles: each output element is a dot product of length k.
 inline WorkEstimate matMulWork(const Tensors& in, const Tensors& out, int64_t k) {

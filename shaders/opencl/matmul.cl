@@ -5,9 +5,12 @@
 // the product before the bias.
 #include "common.h"
 
+// B's column n starts at B_COLUMN(n) of its matrix, its element k at B_INDEX(k) from there.
 #ifdef TRANS_B
+#define B_COLUMN(n) ((size_t)(n) * K)
 #define B_INDEX(k) (k)
 #else
+#define B_COLUMN(n) (n)
 #define B_INDEX(k) ((size_t)(k) * N)
 #endif
 
@@ -19,11 +22,7 @@ __kernel void matmul(__global const float* a, __global const float* b, __global 
   const int n = get_global_id(0), m = get_global_id(1), bi = get_global_id(2);
   if (n >= N || m >= M || bi >= batch) return;
   __global const float* ap = a + aOffsets[bi] + (size_t)m * K;
-  #ifdef TRANS_B
-  __global const float* bp = b + bOffsets[bi] + (size_t)n * K;  // B stored N x K (MatMul's transB)
-#else
-  __global const float* bp = b + bOffsets[bi] + n;
-#endif
+  __global const float* bp = b + bOffsets[bi] + B_COLUMN(n);
   float acc = 0.f;
   for (int k = 0; k < K; ++k) acc = mad(ap[k], bp[B_INDEX(k)], acc);
 #ifdef ALPHA
@@ -49,11 +48,7 @@ __kernel void matmul_split(__global const float* a, __global const float* b, __g
   if (valid) {
     const int n = out % N, m = (out / N) % M, bi = out / N / M;
     __global const float* ap = a + aOffsets[bi] + (size_t)m * K;
-    #ifdef TRANS_B
-    __global const float* bp = b + bOffsets[bi] + (size_t)n * K;  // B stored N x K (MatMul's transB)
-#else
-    __global const float* bp = b + bOffsets[bi] + n;
-#endif
+    __global const float* bp = b + bOffsets[bi] + B_COLUMN(n);
     for (int k = lane; k < K; k += lanes) acc = mad(ap[k], bp[B_INDEX(k)], acc);
   }
   sums[me] = acc;

@@ -2,7 +2,6 @@
 // constant), then each output matrix is one packed GEMM (and the optional bias and fused
 // activation, ops/MatMul.hpp, applied to its rows while they are in cache). Many small matrices run one per
 // thread; few large ones are each split over the pool.
-#include <utility>
 #include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
@@ -32,9 +31,7 @@ class CpuMatMul final : public Execution {
       : Execution(b), act_(act), transB_(transB), alpha_(alpha) {}
 
   Status onResize(const Tensors& inputs, const Tensors&) override {
-    Shape bShape = inputs[1]->shape();
-    if (transB_) std::swap(bShape[bShape.size() - 1], bShape[bShape.size() - 2]);
-    TESSERA_RETURN_IF_ERROR(resolveMatMul(inputs[0]->shape(), bShape, &shape_));
+    TESSERA_RETURN_IF_ERROR(resolveMatMul(inputs[0]->shape(), matMulB(inputs[1]->shape(), transB_), &shape_));
     const size_t rank = shape_.batch.size();
     batches_ = elementCount(shape_.batch);
     aBatches_ = elementCount(shape_.aBatch);

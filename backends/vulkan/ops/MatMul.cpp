@@ -16,12 +16,13 @@ class VulkanMatMul final : public VulkanExecution {
 
   WorkEstimate work(const Tensors& in, const Tensors& out) const override {
     MatMulShape ms;
-    return resolveMatMul(in[0]->shape(), bShape(in[1]), &ms).isOk() ? matMulWork(in, out, ms.K) : WorkEstimate{};
+    return resolveMatMul(in[0]->shape(), matMulB(in[1]->shape(), transB_), &ms).isOk() ? matMulWork(in, out, ms.K)
+                                                                                      : WorkEstimate{};
   }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
     MatMulShape ms;
-    TESSERA_RETURN_IF_ERROR(resolveMatMul(in[0]->shape(), bShape(in[1]), &ms));
+    TESSERA_RETURN_IF_ERROR(resolveMatMul(in[0]->shape(), matMulB(in[1]->shape(), transB_), &ms));
     const int64_t n = out[0]->elementCount();
     const int br = static_cast<int>(ms.batch.size());
     // Batch strides of A and B (stride 0 on broadcast dims), right-aligned to the batch.
@@ -56,13 +57,6 @@ class VulkanMatMul final : public VulkanExecution {
   }
 
  private:
-  // B as the product reads it (ops/MatMul.hpp's transB: stored [.., N, K]).
-  Shape bShape(const Tensor* b) const {
-    Shape s = b->shape();
-    if (transB_ && s.size() >= 2) std::swap(s[s.size() - 1], s[s.size() - 2]);
-    return s;
-  }
-
   FusedActivation act_;
   bool transB_;
   float alpha_;
