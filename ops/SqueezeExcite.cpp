@@ -14,6 +14,18 @@ int64_t SqueezeExciteParams::blocksPerGroup(int64_t channelBlocks, bool cpuDevic
   return std::max<int64_t>(1, std::min(blocks, channelBlocks));
 }
 
+bool SqueezeExciteParams::gpuKernelTakes(const Tensors& in) {
+  const Tensor* x = input(in, kX);
+  const Tensor* w1 = input(in, kW1);
+  if (!x || !input(in, kPooled) || !w1 || !input(in, kW2) || x->rank() != 4) return false;
+  for (Input i : {kX, kPooled, kW1, kB1, kW2, kB2}) {
+    const Tensor* t = input(in, i);
+    if (t && (t->dtype() != DataType::kF32 || (i >= kW1 && !t->data()))) return false;
+  }
+  const int64_t C = x->dim(1), C1 = w1->dim(0);
+  return C >= 1 && C <= kMaxChannels && C1 >= 1 && C1 <= kMaxChannels;
+}
+
 std::vector<float> SqueezeExciteParams::gpuTable(const Tensor* w1, const Tensor* b1, const Tensor* w2,
                                                  const Tensor* b2) {
   const int64_t C1 = w1->dim(0), C = w1->dim(1);

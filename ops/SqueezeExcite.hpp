@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ops/FusedActivation.hpp"
+#include "tessera/Backend.hpp"
 #include "tessera/Graph.hpp"
 #include "tessera/Status.hpp"
 #include "tessera/Tensor.hpp"
@@ -28,6 +29,12 @@ struct SqueezeExciteParams {
   enum Input { kX = 0, kPooled, kW1, kB1, kW2, kB2 };
 
   FusedActivation hidden, gate;
+
+  // Input i of a node's inputs, or nullptr where the node omits it (B1, B2).
+  static Tensor* input(const Tensors& in, Input i) { return static_cast<size_t>(i) < in.size() ? in[i] : nullptr; }
+  // Whether the GPU kernels take these inputs: X of rank 4, all f32, the weights constant
+  // (they are packed into gpuTable), C and C1 from 1 to kMaxChannels.
+  static bool gpuKernelTakes(const Tensors& in);
 
   static Status parse(const Node& node, SqueezeExciteParams* out) {
     SqueezeExciteParams p;

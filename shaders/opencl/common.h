@@ -34,25 +34,20 @@
 #ifndef ACT_B
 #define ACT_B 0.f
 #endif
-inline float4 activate4(float4 v) {
-#if ACTIVATION == 1
-  return fmax(v, (float4)(0.f));
-#elif ACTIVATION == 2
-  return clamp(v, (float4)(ACT_A), (float4)(ACT_B));
-#elif ACTIVATION == 3
-  return select(v * ACT_A, v, v >= (float4)(0.f));
-#elif ACTIVATION == 4
-  return 1.f / (1.f + exp(-v));
-#elif ACTIVATION == 5
-  return clamp(ACT_A * v + ACT_B, 0.f, 1.f);
-#elif ACTIVATION == 6
-  return v * clamp(v / 6.f + 0.5f, 0.f, 1.f);
-#elif ACTIVATION == 7
-  return v / (1.f + exp(-ACT_A * v));
-#else
+// Activation `code` (FusedActivation::Kind) with parameters a, b; a kernel with two
+// activations (squeeze_excite.cl) passes them at run time, the others through activate4.
+inline float4 activate_code4(int code, float4 v, float a, float b) {
+  if (code == 1) return fmax(v, (float4)(0.f));
+  if (code == 2) return clamp(v, (float4)(a), (float4)(b));
+  if (code == 3) return select(v * a, v, v >= (float4)(0.f));
+  if (code == 4) return 1.f / (1.f + exp(-v));
+  if (code == 5) return clamp(a * v + b, 0.f, 1.f);
+  if (code == 6) return v * clamp(v / 6.f + 0.5f, 0.f, 1.f);
+  if (code == 7) return v / (1.f + exp(-a * v));
   return v;
-#endif
 }
+// The build's fused activation: its constants fold the choice away.
+inline float4 activate4(float4 v) { return activate_code4(ACTIVATION, v, ACT_A, ACT_B); }
 
 // The lane `i` (0..3) of a vector.
 inline float lane4(float4 v, int i) { return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w; }

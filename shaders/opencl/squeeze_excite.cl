@@ -9,17 +9,6 @@
 // global: (groups * WG_SIZE)
 #include "common.h"
 
-inline float se_activate(int code, float v, float a, float b) {
-  if (code == 1) return fmax(v, 0.f);
-  if (code == 2) return clamp(v, a, b);
-  if (code == 3) return v >= 0.f ? v : v * a;
-  if (code == 4) return 1.f / (1.f + exp(-v));
-  if (code == 5) return clamp(a * v + b, 0.f, 1.f);
-  if (code == 6) return v * clamp(v / 6.f + 0.5f, 0.f, 1.f);
-  if (code == 7) return v / (1.f + exp(-a * v));
-  return v;
-}
-
 __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 __kernel void squeeze_excite(NC4_IN(x), NC4_IN(pooled), __global const float* w, NC4_OUT(y), int C, int H, int W,
                              int C1, int tiles, int B, int hiddenCode, float hiddenA, float hiddenB, int gateCode,
@@ -38,7 +27,7 @@ __kernel void squeeze_excite(NC4_IN(x), NC4_IN(pooled), __global const float* w,
   for (int j = l; j < C1; j += WG_SIZE) {
     float s = w[b1 + j];
     for (int c = 0; c < C; ++c) s = mad(w[c * C1 + j], pooledS[c], s);
-    hiddenS[j] = se_activate(hiddenCode, s, hiddenA, hiddenB);
+    hiddenS[j] = activate_code4(hiddenCode, (float4)(s), hiddenA, hiddenB).x;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const int first = run * B, blocks = min(B, C4 - first);
@@ -48,7 +37,7 @@ __kernel void squeeze_excite(NC4_IN(x), NC4_IN(pooled), __global const float* w,
     if (c < C) {
       s = w[b2 + c];
       for (int j = 0; j < C1; ++j) s = mad(w[w2 + c * C1 + j], hiddenS[j], s);
-      s = mad(se_activate(gateCode, s, gateA, gateB), gateScale, gateShift);
+      s = mad(activate_code4(gateCode, (float4)(s), gateA, gateB).x, gateScale, gateShift);
     }
     gateS[k] = s;
   }

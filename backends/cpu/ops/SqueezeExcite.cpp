@@ -1,7 +1,6 @@
 // CPU SqueezeExcite (ops/SqueezeExcite.hpp): the gate of every (n, c) on the calling thread
 // (two small matrix-vector products, weights transposed once), then X scaled by it over the
-// pool. X and Y on NC4HW4,
-// the pooled vector in whatever layout it comes.
+// pool. X and Y on NC4HW4, the pooled vector in whatever layout it comes.
 #include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
@@ -13,9 +12,6 @@ namespace tessera {
 namespace {
 
 using P = SqueezeExciteParams;
-
-// Input i, or nullptr when the node omits it (the biases are optional).
-const Tensor* optionalInput(const Tensors& in, size_t i) { return i < in.size() ? in[i] : nullptr; }
 
 class CpuSqueezeExcite final : public Execution {
  public:
@@ -91,8 +87,8 @@ class CpuSqueezeExcite final : public Execution {
     if (!weightsConstant_) transposeWeights(in);
     const int64_t C = x_.channels, C1 = hiddenWidth_, lanes = roundUpChannels(C);
     const float* pooled = in[P::kPooled]->data<float>();
-    const Tensor* bias1 = optionalInput(in, P::kB1);
-    const Tensor* bias2 = optionalInput(in, P::kB2);
+    const Tensor* bias1 = P::input(in, P::kB1);
+    const Tensor* bias2 = P::input(in, P::kB2);
     float* hidden = hidden_.data();
     for (int64_t n = 0; n < x_.batch; ++n) {
       for (int64_t j = 0; j < C1; ++j) hidden[j] = bias1 ? bias1->data<float>()[j] : 0.f;
@@ -122,8 +118,8 @@ class CpuSqueezeExcite final : public Execution {
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
   if (outputs.size() != 1) return nullptr;
-  for (size_t i : {P::kX, P::kPooled, P::kW1, P::kB1, P::kW2, P::kB2}) {
-    const Tensor* t = optionalInput(inputs, i);
+  for (P::Input i : {P::kX, P::kPooled, P::kW1, P::kB1, P::kW2, P::kB2}) {
+    const Tensor* t = P::input(inputs, i);
     const bool optional = i == P::kB1 || i == P::kB2;
     if ((!t && !optional) || (t && t->dtype() != DataType::kF32)) return nullptr;
   }

@@ -16,8 +16,6 @@ using P = SqueezeExciteParams;
 constexpr size_t kGroupSize = 64;      // items of a work-group (a power of 2)
 constexpr int64_t kTilePixels = 1024;  // pixels of a channel block a work-group scales
 
-const Tensor* optionalInput(const Tensors& in, size_t i) { return i < in.size() ? in[i] : nullptr; }
-
 class OpenClSqueezeExcite final : public OpenClExecution {
  public:
   OpenClSqueezeExcite(Backend* b, const SqueezeExciteParams& p, std::vector<float> table)
@@ -62,23 +60,12 @@ class OpenClSqueezeExcite final : public OpenClExecution {
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
-  if (outputs.size() != 1) return nullptr;
-  const Tensor* x = optionalInput(inputs, P::kX);
-  const Tensor* pooled = optionalInput(inputs, P::kPooled);
-  const Tensor* w1 = optionalInput(inputs, P::kW1);
-  const Tensor* w2 = optionalInput(inputs, P::kW2);
-  const Tensor* b1 = optionalInput(inputs, P::kB1);
-  const Tensor* b2 = optionalInput(inputs, P::kB2);
-  if (!x || !pooled || !w1 || !w2 || x->rank() != 4) return nullptr;
-  for (const Tensor* t : {x, pooled, w1, w2, b1, b2})
-    if (t && t->dtype() != DataType::kF32) return nullptr;
-  if (!w1->data() || !w2->data() || (b1 && !b1->data()) || (b2 && !b2->data())) return nullptr;  // packed here
-  const int64_t C = x->dim(1), C1 = w1->dim(0);
-  if (C > P::kMaxChannels || C1 > P::kMaxChannels || C1 < 1) return nullptr;
+  if (outputs.size() != 1 || !P::gpuKernelTakes(inputs)) return nullptr;
   if (static_cast<OpenClBackend*>(b)->device().maxWorkGroupSize < kGroupSize) return nullptr;
   SqueezeExciteParams params;
   if (!SqueezeExciteParams::parse(node, &params).isOk()) return nullptr;
-  return makeExecution<OpenClSqueezeExcite>(b, node, params, P::gpuTable(w1, b1, w2, b2));
+  return makeExecution<OpenClSqueezeExcite>(
+      b, node, params, P::gpuTable(inputs[P::kW1], P::input(inputs, P::kB1), inputs[P::kW2], P::input(inputs, P::kB2)));
 }
 
 }  // namespace

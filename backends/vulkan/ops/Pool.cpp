@@ -42,7 +42,7 @@ class VulkanPool final : public VulkanExecution {
 
  private:
   // global_pool.comp: a work-group per (batch, channel block), or per part of its plane
-  // (poolSplit) and a second dispatch merging the parts.
+  // (globalPoolParts, core/src/SplitReduction.hpp) and a second dispatch merging the parts.
   Status recordGlobal(const Tensor* x, const Tensor* y, int64_t rows, int64_t W) {
     using vkshaders::ShaderId;
     const bool max = params_.isMax();

@@ -12,8 +12,6 @@ namespace {
 using P = SqueezeExciteParams;
 constexpr int64_t kTilePixels = 1024;  // pixels of a channel block a work-group scales
 
-Tensor* optionalInput(const Tensors& in, size_t i) { return i < in.size() ? in[i] : nullptr; }
-
 class VulkanSqueezeExcite final : public VulkanExecution {
  public:
   VulkanSqueezeExcite(Backend* b, const Node& n, const SqueezeExciteParams& p, std::vector<float> table, bool images)
@@ -56,18 +54,10 @@ class VulkanSqueezeExcite final : public VulkanExecution {
 };
 
 TESSERA_VK_CREATOR(createSqueezeExcite) {
-  if (outputs.size() != 1 || !allFloat32(outputs)) return nullptr;
-  Tensor* x = optionalInput(inputs, P::kX);
-  Tensor* pooled = optionalInput(inputs, P::kPooled);
-  Tensor* w1 = optionalInput(inputs, P::kW1);
-  Tensor* w2 = optionalInput(inputs, P::kW2);
-  Tensor* b1 = optionalInput(inputs, P::kB1);
-  Tensor* b2 = optionalInput(inputs, P::kB2);
-  if (!x || !pooled || !w1 || !w2 || !allFloat32({x, pooled, w1, w2}) || x->rank() != 4) return nullptr;
-  if (!w1->data() || !w2->data() || (b1 && !b1->data()) || (b2 && !b2->data())) return nullptr;  // packed here
-  if ((b1 && b1->dtype() != DataType::kF32) || (b2 && b2->dtype() != DataType::kF32) || !vkops::fits32({x, outputs[0]})) return nullptr;
-  const int64_t C = x->dim(1), C1 = w1->dim(0);
-  if (C > P::kMaxChannels || C1 > P::kMaxChannels || C1 < 1) return nullptr;
+  if (outputs.size() != 1 || !allFloat32(outputs) || !P::gpuKernelTakes(inputs)) return nullptr;
+  Tensor* x = P::input(inputs, P::kX);
+  if (!vkops::fits32({x, outputs[0]})) return nullptr;
+  const int64_t C = x->dim(1), C1 = inputs[P::kW1]->dim(0);
   SqueezeExciteParams params;
   if (!SqueezeExciteParams::parse(node, &params).isOk()) return nullptr;
   // The kernel's loops, at most: the hidden vector (C each for C1 / 64 outputs), the gates
@@ -75,8 +65,10 @@ TESSERA_VK_CREATOR(createSqueezeExcite) {
   // ones early (docs/VULKAN.md).
   const int64_t C4 = (C + 3) / 4;
   if (!vkops::withinLoopLimit(b, (C1 + 63) / 64 * C + (C + 63) / 64 * C1 + C4 * kTilePixels / 64 + 64)) return nullptr;
-  return std::make_unique<VulkanSqueezeExcite>(b, node, params, P::gpuTable(w1, b1, w2, b2),
-                                               vkops::imagesFit(b, {x, pooled, outputs[0]}));
+  return std::make_unique<VulkanSqueezeExcite>(b, node, params,
+                                               P::gpuTable(inputs[P::kW1], P::input(inputs, P::kB1), inputs[P::kW2],
+                                                           P::input(inputs, P::kB2)),
+                                               vkops::imagesFit(b, {x, inputs[P::kPooled], outputs[0]}));
 }
 
 }  // namespace
