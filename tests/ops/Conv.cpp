@@ -237,6 +237,7 @@ TEST(ConvOp, FewInputChannels) {
   runConvCase({{1, 3, 9, 14}, 8, 1, {{3, 3}, {2, 2}, {2, 2}, {2, 2}, {2, 2}}, true}, seed++);  // dilation: generic
   runConvCase({{1, 3, 3, 10}, 16, 1, s1, true}, seed++);  // exactly one tile between the padded edges
   runConvCase({{1, 3, 3, 18}, 16, 1, s1, false}, seed++);  // exactly two
+  runConvCase({{2, 3, 11, 35}, 12, 1, stem, true}, seed++);  // three NC4HW4 blocks a pixel
 }
 
 // Pointwise convs with up to 24 input channels, or up to 32 outputs from up to 64 inputs:
