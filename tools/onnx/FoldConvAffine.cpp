@@ -7,13 +7,15 @@ namespace {
 
 // The constant's value for each of `m` output channels of a rank-`rank` Conv output, or false.
 bool perChannel(const Tensor* c, int64_t m, size_t rank, std::vector<float>* out) {
-  if (!c || c->rank() > rank) return false;
+  if (!c) return false;
+  const size_t cRank = static_cast<size_t>(c->rank());
+  if (cRank > rank) return false;
   const int64_t n = c->elementCount();
   if (n != 1 && n != m) return false;
   if (n == m && m != 1) {  // right-aligned, the channel axis is at rank - c.rank
-    const size_t axis = 1 + c->rank() - rank;  // index of the output's axis 1 within c's shape
-    if (rank - c->rank() > 1) return false;
-    for (size_t d = 0; d < c->rank(); ++d)
+    if (rank - cRank > 1) return false;
+    const size_t axis = 1 + cRank - rank;  // index of the output's axis 1 within c's shape
+    for (size_t d = 0; d < cRank; ++d)
       if (c->dim(static_cast<int>(d)) != (d == axis ? m : 1)) return false;
   }
   out->resize(m);
@@ -86,8 +88,7 @@ int foldConvAffine(Graph* graph) {
         if ((conv.opType != "Conv" && conv.opType != "ConvTranspose") || !conv.domain.empty() ||
             conv.outputs.size() != 1 || conv.inputs.size() < 2)
           continue;
-        auto u = uses.find(op.inputs[side]);
-        if (u == uses.end() || u->second != 1) continue;
+        if (!pass::readOnce(uses, op.inputs[side])) continue;
         const std::vector<std::string> old(conv.inputs.begin() + 1, conv.inputs.end());
         if (!tryFold(g, conv, op, op.inputs[1 - side], side == 0)) continue;
         removed[i] = changed = true;

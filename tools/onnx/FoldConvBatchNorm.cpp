@@ -109,8 +109,7 @@ Status foldConvBatchNorm(Graph* graph, int* folded) {
     Node& conv = g.nodes[p->second];
     if ((conv.opType != "Conv" && conv.opType != "ConvTranspose") || !conv.domain.empty()) continue;
     // The Conv output must feed this BN alone (one use, and not a graph output).
-    auto u = uses.find(bn.inputs[0]);
-    if (u == uses.end() || u->second != 1) continue;
+    if (!pass::readOnce(uses, bn.inputs[0])) continue;
     std::vector<std::string> oldInputs(conv.inputs.begin() + 1, conv.inputs.end());
     oldInputs.insert(oldInputs.end(), bn.inputs.begin() + 1, bn.inputs.end());
     if (!tryFold(g, conv, bn)) continue;

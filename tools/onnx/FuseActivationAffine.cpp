@@ -55,9 +55,8 @@ int fuseActivationAffine(Graph* graph) {
         if (conv.opType != "Conv" || !conv.domain.empty() || conv.inputs.size() < 2 || conv.outputs.size() != 1 ||
             !conv.attrs.has("activation"))
           continue;
-        auto u = uses.find(op.inputs[side]);
         float k = 0.f;
-        if (u == uses.end() || u->second != 1 || !scalarConstant(g, conv, op.inputs[1 - side], &k)) continue;
+        if (!pass::readOnce(uses, op.inputs[side]) || !scalarConstant(g, conv, op.inputs[1 - side], &k)) continue;
         std::vector<float> affine = conv.attrs.getFloats("activation_affine");
         if (affine.size() != 2) affine = {1.f, 0.f};
         if (!compose(op.opType, k, 1 - side, &affine[0], &affine[1])) continue;

@@ -54,8 +54,7 @@ int fuseConvActivation(Graph* graph) {
         conv.outputs.size() != 1 ||
         conv.attrs.has("activation"))
       continue;
-    auto u = uses.find(act.inputs[0]);
-    if (u == uses.end() || u->second != 1) continue;
+    if (!pass::readOnce(uses, act.inputs[0])) continue;
     std::vector<float> params;
     if (!activationParams(g, act, &params)) continue;
     FusedActivation::set(&conv, act.opType, params);

@@ -26,8 +26,7 @@ int fuseConvAdd(Graph* graph) {
     if (add.opType != "Add" || !add.domain.empty() || add.inputs.size() != 2 || add.outputs.size() != 1) continue;
     for (int side = 0; side < 2; ++side) {
       auto p = made.find(add.inputs[side]);
-      auto u = uses.find(add.inputs[side]);
-      if (p == made.end() || u == uses.end() || u->second != 1 || !fusableConv(g.nodes[p->second])) continue;
+      if (p == made.end() || !pass::readOnce(uses, add.inputs[side]) || !fusableConv(g.nodes[p->second])) continue;
       candidates.emplace_back(i, side);
       break;
     }

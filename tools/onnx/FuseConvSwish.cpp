@@ -8,7 +8,6 @@ int fuseConvSwish(Graph* graph) {
   Graph& g = *graph;
   const auto uses = pass::consumerCounts(g);
   const auto made = pass::producers(g);
-  auto usedBy = [&](const std::string& v, int n) { auto u = uses.find(v); return u != uses.end() && u->second == n; };
   std::vector<bool> removed(g.nodes.size(), false);
   int count = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
@@ -18,7 +17,7 @@ int fuseConvSwish(Graph* graph) {
       const std::string& c = mul.inputs[1 - side];
       const std::string& s = mul.inputs[side];
       auto sp = made.find(s), cp = made.find(c);
-      if (sp == made.end() || cp == made.end() || removed[sp->second] || !usedBy(s, 1) || !usedBy(c, 2)) continue;
+      if (sp == made.end() || cp == made.end() || removed[sp->second] || !pass::readOnce(uses, s) || !pass::readTimes(uses, c, 2)) continue;
       const Node& sigmoid = g.nodes[sp->second];
       if (!pass::isOp(sigmoid, "Sigmoid", 1)) continue;
       // Sigmoid(c), or Sigmoid(c * k) with the scaled value read by the Sigmoid alone.
@@ -26,7 +25,7 @@ int fuseConvSwish(Graph* graph) {
       long scaled = -1;
       if (sigmoid.inputs[0] != c) {
         auto kp = made.find(sigmoid.inputs[0]);
-        if (kp == made.end() || !usedBy(sigmoid.inputs[0], 1) || !pass::isOp(g.nodes[kp->second], "Mul", 2)) continue;
+        if (kp == made.end() || !pass::readOnce(uses, sigmoid.inputs[0]) || !pass::isOp(g.nodes[kp->second], "Mul", 2)) continue;
         const Node& byK = g.nodes[kp->second];
         const int cSide = byK.inputs[0] == c ? 0 : byK.inputs[1] == c ? 1 : -1;
         if (cSide < 0 || !pass::scalarInitializer(g, byK.inputs[1 - cSide], &alpha)) continue;

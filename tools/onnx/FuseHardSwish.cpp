@@ -18,11 +18,10 @@ struct Matcher {
   }
   // The only node reading `value` (which nothing else reads, not a graph output), or -1.
   long soleReader(const std::string& value, const char* opType) const {
-    auto u = uses.find(value);
-    auto r = readers.find(value);
-    if (u == uses.end() || u->second != 1 || r == readers.end() || r->second.size() != 1) return -1;
-    const Node& n = g.nodes[r->second[0]];
-    return n.opType == opType && n.domain.empty() && n.outputs.size() == 1 ? static_cast<long>(r->second[0]) : -1;
+    const long i = pass::soleReader(uses, readers, value);
+    if (i < 0) return -1;
+    const Node& n = g.nodes[i];
+    return n.opType == opType && n.domain.empty() && n.outputs.size() == 1 ? i : -1;
   }
   // The operand of a two-input node that is not `known`, or "" when neither/both match.
   static std::string other(const Node& n, const std::string& known) {
@@ -42,9 +41,7 @@ struct Matcher {
 
 int fuseHardSwish(Graph* graph) {
   Graph& g = *graph;
-  Matcher m{g, pass::consumerCounts(g), {}};
-  for (size_t i = 0; i < g.nodes.size(); ++i)
-    for (const std::string& in : g.nodes[i].inputs) m.readers[in].push_back(i);
+  Matcher m{g, pass::consumerCounts(g), pass::readers(g)};
   std::vector<bool> removed(g.nodes.size(), false);
   std::set<std::string> maybeUnused;
   int count = 0;

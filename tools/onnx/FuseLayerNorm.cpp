@@ -49,15 +49,8 @@ bool lastDimVector(const Graph& g, const std::string& name, int64_t* size) {
 int fuseLayerNorm(Graph* graph) {
   Graph& g = *graph;
   const auto uses = pass::consumerCounts(g);
-  std::map<std::string, std::vector<size_t>> readers;  // value -> nodes reading it
-  for (size_t i = 0; i < g.nodes.size(); ++i)
-    for (const std::string& in : g.nodes[i].inputs) readers[in].push_back(i);
-  auto usedBy = [&](const std::string& v, int n) { auto u = uses.find(v); return u != uses.end() && u->second == n; };
-  // The single node reading `v` (read once, not a graph output), or -1.
-  auto next = [&](const std::string& v) -> long {
-    auto r = readers.find(v);
-    return usedBy(v, 1) && r != readers.end() && r->second.size() == 1 ? static_cast<long>(r->second[0]) : -1;
-  };
+  const auto readers = pass::readers(g);
+  auto next = [&](const std::string& v) { return pass::soleReader(uses, readers, v); };
   struct Match {
     std::vector<size_t> nodes;  // the pattern's nodes, the last one replaced by the fused node
     std::string x, gamma, beta, y;
@@ -85,7 +78,7 @@ int fuseLayerNorm(Graph* graph) {
       else if (pass::isOp(n, "Div", 2) && n.inputs[0] == d && n.inputs[1] != d) div = r;
     }
     const int squareReads = square >= 0 && g.nodes[square].opType == "Mul" ? 2 : 1;
-    if (square < 0 || div < 0 || !usedBy(d, squareReads + 1)) continue;
+    if (square < 0 || div < 0 || !pass::readTimes(uses, d, squareReads + 1)) continue;
     const long mean2 = next(g.nodes[square].outputs[0]);
     if (mean2 < 0 || !meanOfLastAxis(g, g.nodes[mean2]) || g.nodes[mean2].inputs[0] != g.nodes[square].outputs[0]) continue;
     const long addEps = next(g.nodes[mean2].outputs[0]);

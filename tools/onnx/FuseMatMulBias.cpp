@@ -19,8 +19,7 @@ int fuseMatMulBias(Graph* graph) {
       const std::string& product = add.inputs[side];
       const std::string& biasName = add.inputs[1 - side];
       auto p = made.find(product);
-      auto u = uses.find(product);
-      if (p == made.end() || removed[p->second] || u == uses.end() || u->second != 1) continue;
+      if (p == made.end() || removed[p->second] || !pass::readOnce(uses, product)) continue;
       const Node& mm = g.nodes[p->second];
       if (!pass::isOp(mm, "MatMul", 2)) continue;
       const Tensor* b = pass::f32Initializer(g, mm.inputs[1]);

@@ -17,8 +17,7 @@ int fuseMatMulScale(Graph* graph) {
     if (mm.opType != "MatMul" || !mm.domain.empty() || mm.inputs.size() < 2) continue;
     for (size_t operand = 0; operand < 2; ++operand) {
       auto p = made.find(mm.inputs[operand]);
-      auto u = uses.find(mm.inputs[operand]);
-      if (p == made.end() || removed[p->second] || u == uses.end() || u->second != 1) continue;
+      if (p == made.end() || removed[p->second] || !pass::readOnce(uses, mm.inputs[operand])) continue;
       const Node& mul = g.nodes[p->second];
       if (!pass::isOp(mul, "Mul", 2)) continue;
       for (int side = 0; side < 2; ++side) {

@@ -7,7 +7,6 @@ int fuseResidualScale(Graph* graph) {
   Graph& g = *graph;
   const auto uses = pass::consumerCounts(g);
   const auto made = pass::producers(g);
-  auto only = [&](const std::string& v) { auto u = uses.find(v); return u != uses.end() && u->second == 1; };
   std::vector<bool> removed(g.nodes.size(), false);
   int count = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
@@ -16,14 +15,14 @@ int fuseResidualScale(Graph* graph) {
       const Node& add = g.nodes[i];
       const std::string& x = add.inputs[1 - side];
       auto m = made.find(add.inputs[side]);
-      if (m == made.end() || removed[m->second] || !only(add.inputs[side]) || !pass::isOp(g.nodes[m->second], "Mul", 2))
+      if (m == made.end() || removed[m->second] || !pass::readOnce(uses, add.inputs[side]) || !pass::isOp(g.nodes[m->second], "Mul", 2))
         continue;
       const Node& mul = g.nodes[m->second];
       const int xSide = mul.inputs[0] == x ? 0 : mul.inputs[1] == x ? 1 : -1;
       if (xSide < 0 || mul.inputs[1 - xSide] == x) continue;
       const std::string& s = mul.inputs[1 - xSide];
       auto c = made.find(s);
-      if (c == made.end() || !only(s)) continue;
+      if (c == made.end() || !pass::readOnce(uses, s)) continue;
       Node& conv = g.nodes[c->second];
       if (conv.opType != "Conv" || !conv.domain.empty() || conv.outputs.size() != 1 || !conv.attrs.has("activation"))
         continue;

@@ -44,7 +44,6 @@ int fuseSqueezeExcite(Graph* graph) {
   Graph& g = *graph;
   const auto uses = pass::consumerCounts(g);
   const auto made = pass::producers(g);
-  auto usedOnce = [&](const std::string& v) { auto u = uses.find(v); return u != uses.end() && u->second == 1; };
   std::vector<bool> removed(g.nodes.size(), false);
   int count = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
@@ -54,12 +53,12 @@ int fuseSqueezeExcite(Graph* graph) {
       const std::string& x = mul.inputs[1 - side];
       const std::string& s = mul.inputs[side];
       auto excite = made.find(s);
-      if (excite == made.end() || removed[excite->second] || !usedOnce(s)) continue;
+      if (excite == made.end() || removed[excite->second] || !pass::readOnce(uses, s)) continue;
       const Node& conv2 = g.nodes[excite->second];
       const Tensor* w2 = pooledConvWeights(g, conv2, false);
       if (!w2) continue;
       auto squeeze = made.find(conv2.inputs[0]);
-      if (squeeze == made.end() || removed[squeeze->second] || !usedOnce(conv2.inputs[0])) continue;
+      if (squeeze == made.end() || removed[squeeze->second] || !pass::readOnce(uses, conv2.inputs[0])) continue;
       const Node& conv1 = g.nodes[squeeze->second];
       const Tensor* w1 = pooledConvWeights(g, conv1, true);
       if (!w1 || w1->dim(0) != w2->dim(1) || w1->dim(1) != w2->dim(0)) continue;

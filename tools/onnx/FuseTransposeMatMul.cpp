@@ -30,8 +30,7 @@ int fuseTransposeMatMul(Graph* graph) {
     Node& mm = g.nodes[i];
     if (mm.opType != "MatMul" || !mm.domain.empty() || mm.inputs.size() < 2 || matMulTransB(mm)) continue;
     auto t = made.find(mm.inputs[1]);
-    auto u = uses.find(mm.inputs[1]);
-    if (t == made.end() || removed[t->second] || u == uses.end() || u->second != 1) continue;
+    if (t == made.end() || removed[t->second] || !pass::readOnce(uses, mm.inputs[1])) continue;
     const Node& transpose = g.nodes[t->second];
     if (!pass::isOp(transpose, "Transpose", 1)) continue;
     // Without perm the rank must be known to be 2: a constant B says so.

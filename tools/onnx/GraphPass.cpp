@@ -14,6 +14,25 @@ std::map<std::string, int> consumerCounts(const Graph& g) {
   return uses;
 }
 
+bool readTimes(const std::map<std::string, int>& counts, const std::string& value, int times) {
+  auto c = counts.find(value);
+  return c != counts.end() && c->second == times;
+}
+
+std::map<std::string, std::vector<size_t>> readers(const Graph& g) {
+  std::map<std::string, std::vector<size_t>> r;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (const std::string& in : g.nodes[i].inputs) r[in].push_back(i);
+  return r;
+}
+
+long soleReader(const std::map<std::string, int>& counts, const std::map<std::string, std::vector<size_t>>& readers,
+                const std::string& value) {
+  auto r = readers.find(value);
+  if (!readOnce(counts, value) || r == readers.end() || r->second.size() != 1) return -1;
+  return static_cast<long>(r->second[0]);
+}
+
 std::map<std::string, size_t> producers(const Graph& g) {
   std::map<std::string, size_t> out;
   for (size_t i = 0; i < g.nodes.size(); ++i)

@@ -1,6 +1,6 @@
-// Small helpers shared by the import-time graph passes (FoldConvBatchNorm, FoldConvAffine,
-// FuseHardSwish, ConstantsToInitializers): who reads and who makes each value, constant
-// lookups, and removing matched nodes.
+// Small helpers shared by the import-time graph passes (tools/onnx/Fold*, Fuse*,
+// ConstantsToInitializers): who reads and who makes each value, constant lookups, and
+// removing matched nodes.
 #pragma once
 #include <map>
 #include <set>
@@ -14,6 +14,18 @@ namespace pass {
 
 // Number of node inputs (and graph outputs) reading each value.
 std::map<std::string, int> consumerCounts(const Graph& g);
+// Whether `value` is read exactly `times` times by the counts of consumerCounts. A pass that
+// folds a value into its one reader asks for 1: a second reader, or a graph output, still
+// needs the value itself.
+bool readTimes(const std::map<std::string, int>& counts, const std::string& value, int times);
+inline bool readOnce(const std::map<std::string, int>& counts, const std::string& value) {
+  return readTimes(counts, value, 1);
+}
+// Value -> indices of the nodes reading it (a node reading it twice is listed twice).
+std::map<std::string, std::vector<size_t>> readers(const Graph& g);
+// The index of the one node reading `value` (read once in all, not a graph output), or -1.
+long soleReader(const std::map<std::string, int>& counts, const std::map<std::string, std::vector<size_t>>& readers,
+                const std::string& value);
 // Value -> index of the node making it.
 std::map<std::string, size_t> producers(const Graph& g);
 // The f32 initializer `name` with host data, or nullptr.
