@@ -19,10 +19,12 @@ namespace {
 
 constexpr int kGroup = 16;  // output channels per vector
 constexpr int kMaxKernelRows = 16;
-// Output pixels per register tile: 8 independent accumulator chains. With 4, each chain's 27
+// Output pixels per register tile: 12 independent accumulator chains. With 4, each chain's 27
 // dependent multiply-adds (3x3 window, 3 channels) held the kernel at one FMA a cycle, half
-// the core's rate (det's first conv, 1 thread: 1.11 -> 0.84 ms).
-constexpr int kPixels = 8;
+// the core's rate (det's first conv, 1 thread: 1.11 -> 0.84 ms); 12 rather than 8 loads each
+// weight vector for 12 multiply-adds instead of 8 (640x640 at 2 threads, 8 interleaved
+// rounds: 0.385-0.486 ms, was 0.411-0.480); 16 measured the same as 12 and spills.
+constexpr int kPixels = 12;
 
 // Everything one output row needs.
 struct RowGeometry {

@@ -1,9 +1,9 @@
 // 2-D convolutions with at most 4 input channels (a network's first conv on an RGB image) as
 // a direct kernel on the AVX-512 path: im2col would copy each pixel KH*KW times for a GEMM
 // whose K is only C*KH*KW (27 for 3x3 RGB). Here 16 output channels are one 512-bit vector:
-// each input value is broadcast once per tap and multiplied by the tap's 16 weights, four
-// output pixels at a time, and the four accumulators are transposed into four NC4HW4 blocks
-// as they are stored. 3-wide windows with stride 1 or 2 over NCHW unroll every tap into
+// each input value is broadcast once per tap and multiplied by the tap's 16 weights, twelve
+// output pixels at a time, and each four accumulators are transposed into four NC4HW4
+// blocks as they are stored. 3-wide windows with stride 1 or 2 over NCHW unroll every tap into
 // straight-line code with constant displacements; a row's last pixels are one more tile
 // that overlaps the one before it. The CPU's Conv takes this path for the shapes `suits` accepts.
 #pragma once

@@ -215,7 +215,7 @@ TEST(ConvOp, Winograd3x3) {
 }
 
 // 1-4 input channels: the CPU's direct kernel on AVX-512 (ConvFewChannels.hpp), with rows
-// wide enough for its eight-pixel steps and their tails, more than 16 output channels (a
+// wide enough for its twelve-pixel steps and their tails, more than 16 output channels (a
 // ragged second group of 16), strides, dilation, asymmetric padding and batch 2.
 TEST(ConvOp, FewInputChannels) {
   const Window stem = {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}};
@@ -235,8 +235,10 @@ TEST(ConvOp, FewInputChannels) {
   runConvCase({{1, 3, 4, 5}, 7, 1, s1, true}, seed++);
   runConvCase({{2, 3, 9, 31}, 16, 1, stem, true}, seed++);
   runConvCase({{1, 3, 9, 14}, 8, 1, {{3, 3}, {2, 2}, {2, 2}, {2, 2}, {2, 2}}, true}, seed++);  // dilation: generic
-  runConvCase({{1, 3, 3, 10}, 16, 1, s1, true}, seed++);  // exactly one tile between the padded edges
-  runConvCase({{1, 3, 3, 18}, 16, 1, s1, false}, seed++);  // exactly two
+  runConvCase({{1, 3, 3, 10}, 16, 1, s1, true}, seed++);  // 8 pixels between the padded edges: no tile
+  runConvCase({{1, 3, 3, 18}, 16, 1, s1, false}, seed++);  // 16: a tile and an overlapping one
+  runConvCase({{1, 3, 3, 14}, 16, 1, s1, true}, seed++);   // exactly one tile (12 pixels)
+  runConvCase({{1, 3, 3, 26}, 16, 1, s1, false}, seed++);  // exactly two
   runConvCase({{2, 3, 11, 35}, 12, 1, stem, true}, seed++);  // three NC4HW4 blocks a pixel
 }
 
