@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh loader|npy|cache [libFuzzer options, e.g. -runs=1000000 -max_total_time=3600]
 #
-# Builds build-asan (clang-14; ASan + UBSan + libFuzzer instrumentation) when needed, seeds
+# Configures build-asan when it has no build yet (clang-14; ASan + UBSan + libFuzzer
+# instrumentation) and brings the target up to date (incremental) on every run, seeds
 # the corpus once (loader: the ONNX node-test models, the PaddleOCR models and the
 # regression inputs; npy: the node tests' tensors saved as .npy plus hand-made headers;
 # cache: valid and broken cache entries), then fuzzes. New inputs go to
@@ -21,11 +22,12 @@ case "$target" in
   *) echo "unknown target '$target' (loader, npy or cache)" >&2; exit 2 ;;
 esac
 
-if [ ! -x "$BUILD/tests/fuzz/$binary" ]; then
+if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DTESSERA_FUZZ=ON -DTESSERA_SANITIZE=address,undefined >/dev/null
-  cmake --build "$BUILD" -j "$JOBS" --target "$binary"
 fi
+# Always (incremental): a binary built before the last change would fuzz the old code.
+cmake --build "$BUILD" -j "$JOBS" --target "$binary"
 
 work="$BUILD/fuzz/$target"
 seeds="$work/seeds"
