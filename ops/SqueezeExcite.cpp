@@ -17,7 +17,7 @@ int64_t SqueezeExciteParams::blocksPerGroup(int64_t channelBlocks, bool cpuDevic
 bool SqueezeExciteParams::gpuKernelTakes(const Tensors& in) {
   const Tensor* x = input(in, kX);
   const Tensor* w1 = input(in, kW1);
-  if (!x || !input(in, kPooled) || !w1 || !input(in, kW2) || x->rank() != 4) return false;
+  if (!x || !w1 || !input(in, kW2) || x->rank() != 4) return false;
   for (Input i : {kX, kPooled, kW1, kB1, kW2, kB2}) {
     const Tensor* t = input(in, i);
     if (t && (t->dtype() != DataType::kF32 || (i >= kW1 && !t->data()))) return false;

@@ -3,9 +3,9 @@
 //   hidden = hidden_activation(W1 . pooled[n] + B1)     (C1 values)
 //   gate   = activation(W2 . hidden + B2)                 (C values)
 //   Y[n, c, ...] = X[n, c, ...] * gate[c]
-// Inputs: X [N, C, H, W], pooled [N, C, 1, 1] (the squeeze: a GlobalAveragePool of X in the
-// models, any tensor here), W1 [C1, C, 1, 1], B1 [C1] (optional), W2 [C, C1, 1, 1], B2 [C]
-// (optional). Attributes: the two activations as FusedActivation writes them (`activation`,
+// Inputs: X [N, C, H, W], pooled [N, C, 1, 1] (optional: the squeeze, any tensor here; where
+// omitted, the op takes X's mean over H x W itself, as the GlobalAveragePool it replaces did),
+// W1 [C1, C, 1, 1], B1 [C1] (optional), W2 [C, C1, 1, 1], B2 [C] (optional). Attributes: the two activations as FusedActivation writes them (`activation`,
 // `activation_params`, `activation_affine` for the gate; `hidden_activation`,
 // `hidden_activation_params`, no affine, for the hidden vector). The gate's affine is how a
 // residual `x + x * gate` arrives (tools/onnx/FuseResidualScale adds its 1 to the shift).
@@ -30,10 +30,10 @@ struct SqueezeExciteParams {
 
   FusedActivation hidden, gate;
 
-  // Input i of a node's inputs, or nullptr where the node omits it (B1, B2).
+  // Input i of a node's inputs, or nullptr where the node omits it (pooled, B1, B2).
   static Tensor* input(const Tensors& in, Input i) { return static_cast<size_t>(i) < in.size() ? in[i] : nullptr; }
   // Whether the GPU kernels take these inputs: X of rank 4, all f32, the weights constant
-  // (they are packed into gpuTable), C and C1 from 1 to kMaxChannels.
+  // (they are packed into gpuTable), C and C1 from 1 to kMaxChannels; pooled may be omitted.
   static bool gpuKernelTakes(const Tensors& in);
 
   static Status parse(const Node& node, SqueezeExciteParams* out) {

@@ -6,20 +6,43 @@
 // block (SqueezeExciteParams::blocksPerGroup). w: W1 transposed [C][C1], B1 [C1], W2 [C][C1],
 // B2 [C]. Activation codes and parameters as FusedActivation (ops/FusedActivation.hpp), the
 // gate's scale and shift after its activation; C and C1 at most MAX_CHANNELS.
+// Where the node has no `pooled` input: -DSELF (a plane of one tile) has each group take X's
+// channel means itself, one block a work-item, in place of a GlobalAveragePool kernel (its
+// `pooled` argument is X again, unread); -DPARTS reads the sums global_pool_partial left in
+// `part` ([N][C4][S] float4) and adds them.
 // global: (groups * WG_SIZE)
 #include "common.h"
 
+#ifdef PARTS
+#define POOLED_ARG __global const float4* part
+#else
+#define POOLED_ARG NC4_IN(pooled)
+#endif
+
 __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
-__kernel void squeeze_excite(NC4_IN(x), NC4_IN(pooled), __global const float* w, NC4_OUT(y), int C, int H, int W,
+__kernel void squeeze_excite(NC4_IN(x), POOLED_ARG, __global const float* w, NC4_OUT(y), int C, int H, int W,
                              int C1, int tiles, int B, int hiddenCode, float hiddenA, float hiddenB, int gateCode,
-                             float gateA, float gateB, float gateScale, float gateShift) {
+                             float gateA, float gateB, float gateScale, float gateShift, int S) {
   __local float pooledS[MAX_CHANNELS];
   __local float hiddenS[MAX_CHANNELS];
   __local float gateS[MAX_CHANNELS];
   const int C4 = (C + 3) / 4, runs = (C4 + B - 1) / B, g = get_group_id(0), l = get_local_id(0);
   const int tile = g % tiles, run = (g / tiles) % runs, n = g / (tiles * runs);
   for (int q = l; q < C4; q += WG_SIZE) {
+#if defined(SELF)
+    float4 v = (float4)(0.f);
+    for (int p = 0; p < H * W; ++p) {
+      const int h = p / W;
+      v += LOAD4(x, q * W + p - h * W, n * H + h, C4 * W);
+    }
+    v /= (float)(H * W);
+#elif defined(PARTS)
+    float4 v = (float4)(0.f);
+    for (int t = 0; t < S; ++t) v += part[(n * C4 + q) * S + t];
+    v /= (float)(H * W);
+#else
     const float4 v = LOAD4(pooled, q, n, C4);
+#endif
     for (int k = 0; k < 4 && q * 4 + k < C; ++k) pooledS[q * 4 + k] = lane4(v, k);
   }
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -1,4 +1,4 @@
-// variants: PLAIN, IMAGE ; precision: fp32 fp16
+// variants: PLAIN, IMAGE, PLAIN_SELF, IMAGE_SELF, PLAIN_PARTS, IMAGE_PARTS ; precision: fp32 fp16
 // SqueezeExcite (ops/SqueezeExcite.hpp) on NC4HW4 (IMAGE: storage images, else NCHW buffers,
 // see NC4_IN). One work-group per (batch, run of B channel blocks, tile of pixels): it
 // computes the hidden vector from the pooled one in work-group memory, then its channels'
@@ -8,14 +8,31 @@
 // (SqueezeExciteParams::blocksPerGroup).
 // w: W1 transposed [C][C1] (so the invocations of a group read consecutive floats), B1 [C1],
 // W2 [C][C1], B2 [C], all fp32.
+// Where the node has no `pooled` input: *_SELF (a plane of one tile) has each work-group take
+// X's channel means itself, one block an invocation, in place of a GlobalAveragePool
+// dispatch; *_PARTS reads the sums that global_pool.comp's PARTIAL dispatch left in `part`
+// ([N][C4][S] vec4) and adds them (S = P[15]).
 // P: 0 work-groups, 1 C, 2 H, 3 W, 4 C1, 5 pixel tiles, 6 B, 7 hidden activation code,
 //    8 9 its parameters, 10 gate activation code, 11 12 its parameters, 13 14 the gate's
-//    scale and shift after it
+//    scale and shift after it, 15 S (PARTS)
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#if defined(IMAGE_SELF) || defined(IMAGE_PARTS)
+#define IMAGE
+#endif
+#if defined(PLAIN_SELF) || defined(IMAGE_SELF)
+#define SELF
+#endif
+#if defined(PLAIN_PARTS) || defined(IMAGE_PARTS)
+#define PARTS
+#endif
 #include "common.glsl"
 NC4_IN(0, x);
+#if defined(PARTS)
+F32X4_IN(1, part);
+#elif !defined(SELF)
 NC4_IN(1, pooled);
+#endif
 F32_IN(2, w);
 NC4_OUT(3, y);
 
@@ -31,7 +48,18 @@ void main() {
   int runs = (C4 + B - 1) / B, tile = int(group % uint(tiles)), run = int((group / uint(tiles)) % uint(runs));
   int n = int(group / uint(tiles * runs)), l = int(gl_LocalInvocationID.x);
   for (int q = l; q < C4; q += 64) {
+#if defined(SELF)
+    vec4 v = vec4(0.0);
+    for (int p = 0; p < H * W; ++p) v += load_x(ivec3(C, H, W), n, q, p / W, p % W);
+    v /= float(H * W);
+#elif defined(PARTS)
+    vec4 v = vec4(0.0);
+    int S = pint(15);
+    for (int t = 0; t < S; ++t) v += part[(n * C4 + q) * S + t];
+    v /= float(H * W);
+#else
     vec4 v = load_pooled(ivec3(C, 1, 1), n, q, 0, 0);
+#endif
     for (int k = 0; k < 4 && q * 4 + k < C; ++k) pooledS[q * 4 + k] = v[k];
   }
   barrier();

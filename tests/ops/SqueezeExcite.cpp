@@ -10,19 +10,26 @@ namespace tessera {
 namespace test {
 namespace {
 
-TEST(SqueezeExciteOp, MatchesTheReferenceOnEveryBackend) {
-  uint32_t seed = 1;
+// Every case on every backend against the reference, the node placed where asked.
+void expectEveryBackendMatches(bool pooledGiven, uint32_t seed) {
   for (const SqueezeExciteCase& c : squeezeExciteCases()) {
-    const SqueezeExciteRun r = squeezeExciteRun(c, seed += 10);
+    const SqueezeExciteRun r = squeezeExciteRun(c, seed += 10, pooledGiven);
     const Tensor expected = squeezeExciteReference(c, r);
+    const std::string what = c.what + (pooledGiven ? "" : ", no pooled input");
     for (BackendType backend : availableBackends()) {
       OpRun run = runOp("SqueezeExcite", r.inputs, r.attrs, 1, backend, r.constant);
-      ASSERT_TRUE(run.status.isOk()) << c.what << ": " << run.status.message();
-      for (const auto& n : run.report.nodes) EXPECT_EQ(n.backend, backend) << c.what;
-      expectClose(run.outputs[0], expected, 1e-4, 1e-5, c.what + " on " + backendTypeName(backend));
+      ASSERT_TRUE(run.status.isOk()) << what << ": " << run.status.message();
+      for (const auto& n : run.report.nodes) EXPECT_EQ(n.backend, backend) << what;
+      expectClose(run.outputs[0], expected, 1e-4, 1e-5, what + " on " + backendTypeName(backend));
     }
   }
 }
+
+TEST(SqueezeExciteOp, MatchesTheReferenceOnEveryBackend) { expectEveryBackendMatches(true, 1); }
+
+// Without `pooled` (FuseSqueezeExcite then drops the GlobalAveragePool), X's own channel
+// means: planes within one GPU work-group's tile and past it.
+TEST(SqueezeExciteOp, PoolsXItselfWithoutAPooledInput) { expectEveryBackendMatches(false, 500); }
 
 TEST(SqueezeExciteOp, ShapeErrorsNameTheInput) {
   const SqueezeExciteCase c = squeezeExciteCases()[0];

@@ -41,11 +41,12 @@ struct SqueezeExciteRun {
   std::vector<bool> constant;  // the weights are initializers, as the import pass makes them
 };
 
-inline SqueezeExciteRun squeezeExciteRun(const SqueezeExciteCase& c, uint32_t seed) {
+// pooledGiven false: the node omits `pooled` and the op takes X's channel means itself.
+inline SqueezeExciteRun squeezeExciteRun(const SqueezeExciteCase& c, uint32_t seed, bool pooledGiven = true) {
   const int64_t N = c.x[0], C = c.x[1], C1 = c.hidden;
   const Tensor omitted(Shape{}, DataType::kUnknown);
   SqueezeExciteRun r;
-  r.inputs = {randomTensor(c.x, seed, -3.f, 3.f), randomTensor({N, C, 1, 1}, seed + 1, -2.f, 2.f),
+  r.inputs = {randomTensor(c.x, seed, -3.f, 3.f), pooledGiven ? randomTensor({N, C, 1, 1}, seed + 1, -2.f, 2.f) : omitted,
               randomTensor({C1, C, 1, 1}, seed + 2), c.biases ? randomTensor({C1}, seed + 3) : omitted,
               randomTensor({C, C1, 1, 1}, seed + 4), c.biases ? randomTensor({C}, seed + 5) : omitted};
   if (!c.hiddenActivation.empty()) r.attrs.setString("hidden_activation", c.hiddenActivation);
@@ -69,7 +70,14 @@ inline float referenceActivation(const std::string& name, const std::vector<floa
 inline Tensor squeezeExciteReference(const SqueezeExciteCase& c, const SqueezeExciteRun& r) {
   const int64_t N = c.x[0], C = c.x[1], C1 = c.hidden, plane = c.x[2] * c.x[3];
   const float* x = r.inputs[0].data<float>();
-  const float* p = r.inputs[1].data<float>();
+  // The given pooled vector, or X's channel means (in double) where the node omits it.
+  std::vector<float> means(N * C);
+  for (int64_t i = 0; i < N * C; ++i) {
+    double s = 0;
+    for (int64_t k = 0; k < plane; ++k) s += x[i * plane + k];
+    means[i] = plane ? static_cast<float>(s / double(plane)) : 0.f;
+  }
+  const float* p = r.inputs[1].dtype() == DataType::kUnknown ? means.data() : r.inputs[1].data<float>();
   const float* w1 = r.inputs[2].data<float>();
   const float* w2 = r.inputs[4].data<float>();
   Tensor y = Tensor::hostAllocate(c.x, DataType::kF32);

@@ -769,13 +769,14 @@ TEST(FuseTransposeMatMul, LeavesOtherPermsSharedTransposesAndA) {
   EXPECT_EQ(fuseTransposeMatMul(&changed), 0);
 }
 
-// Squeeze-and-excite tails (GlobalAveragePool, Conv 1x1 + activation, Conv 1x1 + activation,
-// Mul) become one SqueezeExcite node beside the pool: awkward channels, batch 2, odd planes,
-// a bias omitted, the Mul's operands either way round.
+// Squeeze-and-excite blocks (GlobalAveragePool, Conv 1x1 + activation, Conv 1x1 + activation,
+// Mul) become one SqueezeExcite node without a pooled input: awkward channels, batch 2, odd
+// planes (one past a GPU work-group's tile of 1024 pixels), a bias omitted, the Mul's
+// operands either way round.
 TEST(FuseSqueezeExcite, SqueezeAndExciteTailsBecomeOneNode) {
   struct Case { Shape x; int64_t hidden; bool bias1, xFirst; };
   for (const Case& c : {Case{{2, 13, 5, 7}, 3, true, true}, Case{{1, 96, 9, 11}, 24, false, false},
-                        Case{{2, 1, 3, 1}, 1, true, false}}) {
+                        Case{{2, 1, 3, 1}, 1, true, false}, Case{{1, 6, 33, 35}, 2, true, true}}) {
     const int64_t C = c.x[1], C1 = c.hidden;
     const std::string what = shapeToString(c.x) + " -> " + std::to_string(C1);
     GraphBuilder g;
@@ -793,11 +794,12 @@ TEST(FuseSqueezeExcite, SqueezeAndExciteTailsBecomeOneNode) {
     g.output(g.op1("Mul", c.xFirst ? std::vector<std::string>{"x", s} : std::vector<std::string>{s, "x"}));
     expectSameAfter(*build(g), [&](Graph* graph) {
       EXPECT_EQ(fuseSqueezeExcite(graph), 1) << what;
-      ASSERT_EQ(graph->nodes.size(), 2u) << what;
-      EXPECT_EQ(graph->nodes[1].opType, "SqueezeExcite") << what;
-      EXPECT_EQ(graph->nodes[1].attrs.getString("hidden_activation", ""), "Relu") << what;
-      EXPECT_EQ(graph->nodes[1].attrs.getString("activation", ""), "HardSigmoid") << what;
-    }, 2, what);
+      ASSERT_EQ(graph->nodes.size(), 1u) << what;
+      EXPECT_EQ(graph->nodes[0].opType, "SqueezeExcite") << what;
+      EXPECT_EQ(graph->nodes[0].inputs[1], "") << what;  // no pooled input: the pool went too
+      EXPECT_EQ(graph->nodes[0].attrs.getString("hidden_activation", ""), "Relu") << what;
+      EXPECT_EQ(graph->nodes[0].attrs.getString("activation", ""), "HardSigmoid") << what;
+    }, 1, what);
   }
 }
 
@@ -818,10 +820,28 @@ TEST(FuseSqueezeExcite, ResidualBlocksAfterFuseResidualScale) {
   expectSameAfter(*build(g), [&](Graph* graph) {
     EXPECT_EQ(fuseResidualScale(graph), 1);
     EXPECT_EQ(fuseSqueezeExcite(graph), 1);
+    ASSERT_EQ(graph->nodes.size(), 1u);
+    EXPECT_EQ(graph->nodes[0].opType, "SqueezeExcite");
+    EXPECT_EQ(graph->nodes[0].attrs.getFloats("activation_affine"), (std::vector<float>{1.f, 1.f}));
+  }, 1, "x + x * SE(x)");
+}
+
+// A pool read elsewhere too (here a graph output) stays, and the node reads it.
+TEST(FuseSqueezeExcite, APoolWithOtherReadersStaysAndIsRead) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 8, 5, 3});
+  const std::string pooled = g.op1("GlobalAveragePool", {"x"});
+  const std::string h = g.op1("Conv", {pooled, g.constant("w1", randomTensor({2, 8, 1, 1}, 1))});
+  const std::string s = g.op1("Conv", {h, g.constant("w2", randomTensor({8, 2, 1, 1}, 2))});
+  g.output(g.op1("Mul", {"x", s}));
+  g.output(pooled);
+  expectSameAfter(*build(g), [&](Graph* graph) {
+    EXPECT_EQ(fuseSqueezeExcite(graph), 1);
     ASSERT_EQ(graph->nodes.size(), 2u);
+    EXPECT_EQ(graph->nodes[0].opType, "GlobalAveragePool");
     EXPECT_EQ(graph->nodes[1].opType, "SqueezeExcite");
-    EXPECT_EQ(graph->nodes[1].attrs.getFloats("activation_affine"), (std::vector<float>{1.f, 1.f}));
-  }, 2, "x + x * SE(x)");
+    EXPECT_EQ(graph->nodes[1].inputs[1], pooled);
+  }, 2, "the pool is also an output");
 }
 
 TEST(FuseSqueezeExcite, LeavesSharedValuesOtherPoolsPaddingAndComputedWeights) {

@@ -66,15 +66,18 @@ int fuseSqueezeExcite(Graph* graph) {
       if (pool == made.end() || !pass::isOp(g.nodes[pool->second], "GlobalAveragePool", 1) ||
           g.nodes[pool->second].inputs[0] != x)
         continue;
+      // A pool read by this block alone goes too: the op then takes X's means itself.
+      const bool poolToo = pass::readOnce(uses, conv1.inputs[0]);
       Node se;
       se.opType = "SqueezeExcite";
       se.name = mul.name;
-      se.inputs = {x, conv1.inputs[0], conv1.inputs[1], conv1.inputs.size() == 3 ? conv1.inputs[2] : "",
+      se.inputs = {x, poolToo ? "" : conv1.inputs[0], conv1.inputs[1], conv1.inputs.size() == 3 ? conv1.inputs[2] : "",
                    conv2.inputs[1], conv2.inputs.size() == 3 ? conv2.inputs[2] : ""};
       se.outputs = {mul.outputs[0]};
       copyActivation(conv1, &se, "hidden_");
       copyActivation(conv2, &se, "");
       removed[excite->second] = removed[squeeze->second] = true;
+      if (poolToo) removed[pool->second] = true;
       g.nodes[i] = std::move(se);  // the Mul's place: every input exists before it
       ++count;
       break;

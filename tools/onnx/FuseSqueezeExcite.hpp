@@ -2,8 +2,10 @@
 // PP-OCRv4 det, nine in the PaddleOCR classifier), as exporters write it after the activation
 // passes:
 //   p = GlobalAveragePool(x)   h = Conv1x1(p) [+ act]   s = Conv1x1(h) [+ act]   y = Mul(x, s)
-// becomes SqueezeExcite(x, p, W1, B1, W2, B2) (ops/SqueezeExcite.hpp): the pool stays, the two
-// convs and the Mul become one step, so a GPU dispatches two kernels for the block, not four.
+// becomes SqueezeExcite(x, "", W1, B1, W2, B2) (ops/SqueezeExcite.hpp): the pool, the two
+// convs and the Mul become one step, which takes x's means itself, so a GPU dispatches one
+// kernel for the block (two on planes past a work-group's tile), not four. Where p has other
+// readers the pool stays and the node reads it: SqueezeExcite(x, p, W1, B1, W2, B2).
 #pragma once
 #include "tessera/Graph.hpp"
 

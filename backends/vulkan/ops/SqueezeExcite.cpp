@@ -1,9 +1,13 @@
 // Vulkan SqueezeExcite (ops/SqueezeExcite.hpp): one dispatch for a squeeze-and-excite block's
 // two 1x1 convs and its Mul. Constant weights only, packed on the host into one fp32 table;
-// NC4HW4 images when X comes as one, else NCHW buffers.
-// Kernel: shaders/vulkan/squeeze_excite.comp (PLAIN, IMAGE).
+// NC4HW4 images when X comes as one, else NCHW buffers. Without a `pooled` input the block's
+// GlobalAveragePool is done here too: inside the kernel where the plane is one tile (*_SELF),
+// else global_pool.comp's PARTIAL dispatch first, its parts added by the kernel (*_PARTS).
+// Kernels: shaders/vulkan/squeeze_excite.comp, global_pool.comp (AVG_PARTIAL*).
 #include "backends/vulkan/VulkanOps.hpp"
+#include "core/src/SplitReduction.hpp"
 #include "ops/SqueezeExcite.hpp"
+#include "vulkan/shaders/global_pool.hpp"
 #include "vulkan/shaders/squeeze_excite.hpp"
 
 namespace tessera {
@@ -19,10 +23,10 @@ class VulkanSqueezeExcite final : public VulkanExecution {
 
   bool readsConstantOnHost(size_t input) const override { return input >= P::kW1; }
 
-  void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
+  void selectLayouts(const std::vector<Layout>& available, const Tensors& inputs, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
     vkops::followImages(images_, available, in, out);
-    (*in)[P::kPooled] = (*in)[P::kX];  // one storage for both NC4HW4 operands
+    if (P::input(inputs, P::kPooled)) (*in)[P::kPooled] = (*in)[P::kX];  // one storage for both NC4HW4 operands
   }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
@@ -34,17 +38,34 @@ class VulkanSqueezeExcite final : public VulkanExecution {
     const int64_t groups = s[0] * ((C4 + blocks - 1) / blocks) * tiles;
     VulkanBinding table;
     TESSERA_RETURN_IF_ERROR(vk().planConstant(table_.data(), table_.size() * sizeof(float), &table));
-    const std::vector<uint32_t> p = {vkops::u32(groups), vkops::u32(C), vkops::u32(s[2]), vkops::u32(s[3]),
+    std::vector<uint32_t> p = {vkops::u32(groups), vkops::u32(C), vkops::u32(s[2]), vkops::u32(s[3]),
                                      vkops::u32(C1), vkops::u32(tiles), vkops::u32(blocks),
                                      static_cast<uint32_t>(params_.hidden.kind), floatBits(params_.hidden.alpha),
                                      floatBits(params_.hidden.beta), static_cast<uint32_t>(params_.gate.kind),
                                      floatBits(params_.gate.alpha), floatBits(params_.gate.beta),
                                      floatBits(params_.gate.scale), floatBits(params_.gate.shift)};
     const bool images = in[P::kX]->layout() == Layout::kNC4HW4;
-    return dispatch(images ? vkshaders::squeeze_excite_IMAGE : vkshaders::squeeze_excite_PLAIN,
-                    {VulkanBackend::binding(in[P::kX]), VulkanBackend::binding(in[P::kPooled]), table,
-                     VulkanBackend::binding(out[0])},
-                    p, groups * 64);
+    const VulkanBinding x = VulkanBackend::binding(in[P::kX]), y = VulkanBackend::binding(out[0]);
+    if (const Tensor* pooled = P::input(in, P::kPooled))
+      return dispatch(images ? vkshaders::squeeze_excite_IMAGE : vkshaders::squeeze_excite_PLAIN,
+                      {x, VulkanBackend::binding(pooled), table, y}, p, groups * 64);
+    if (tiles == 1)  // binding 1 unused: X again
+      return dispatch(images ? vkshaders::squeeze_excite_IMAGE_SELF : vkshaders::squeeze_excite_PLAIN_SELF,
+                      {x, x, table, y}, p, groups * 64);
+    // The pool's sums over S parts of each plane ([N][C4][S] vec4), then the kernel adds them.
+    const int64_t poolGroups = s[0] * C4, plane = s[2] * s[3];
+    const int64_t parts = globalPoolParts(poolGroups, plane, vkops::kWorkGroupSize, vk().deviceKind(),
+                                          "TESSERA_VULKAN_POOL_PARTS");
+    VulkanBinding sums;
+    TESSERA_RETURN_IF_ERROR(vk().planDeviceBuffer(poolGroups * parts * 4 * sizeof(float), &sums));
+    TESSERA_RETURN_IF_ERROR(dispatch(images ? vkshaders::global_pool_AVG_PARTIAL_IMAGE : vkshaders::global_pool_AVG_PARTIAL,
+                                     {x, sums},
+                                     {vkops::u32(poolGroups * parts), vkops::u32(C), vkops::u32(s[2]),
+                                      vkops::u32(s[3]), vkops::u32(parts)},
+                                     poolGroups * parts * vkops::kWorkGroupSize));
+    p.push_back(vkops::u32(parts));
+    return dispatch(images ? vkshaders::squeeze_excite_IMAGE_PARTS : vkshaders::squeeze_excite_PLAIN_PARTS,
+                    {x, sums, table, y}, p, groups * 64);
   }
 
  private:
@@ -64,11 +85,16 @@ TESSERA_VK_CREATOR(createSqueezeExcite) {
   // (C1 each for C / 64 channels), the pixels (a tile of every block); lavapipe ends longer
   // ones early (docs/VULKAN.md).
   const int64_t C4 = (C + 3) / 4;
-  if (!vkops::withinLoopLimit(b, (C1 + 63) / 64 * C + (C + 63) / 64 * C1 + C4 * kTilePixels / 64 + 64)) return nullptr;
+  // Without `pooled`: each invocation's mean over a plane of at most one tile (SELF), or the
+  // pool's (a 64th of the plane) and the S parts (PARTS).
+  const int64_t plane = x->dim(2) * x->dim(3);
+  const int64_t pooling = P::input(inputs, P::kPooled) ? 0 : (C4 + 63) / 64 * kTilePixels + plane / 64 + 64;
+  if (!vkops::withinLoopLimit(b, (C1 + 63) / 64 * C + (C + 63) / 64 * C1 + C4 * kTilePixels / 64 + 64 + pooling))
+    return nullptr;
   return std::make_unique<VulkanSqueezeExcite>(b, node, params,
                                                P::gpuTable(inputs[P::kW1], P::input(inputs, P::kB1), inputs[P::kW2],
                                                            P::input(inputs, P::kB2)),
-                                               vkops::imagesFit(b, {x, inputs[P::kPooled], outputs[0]}));
+                                               vkops::imagesFit(b, {x, P::input(inputs, P::kPooled), outputs[0]}));
 }
 
 }  // namespace
