@@ -5,13 +5,14 @@
 //   Y[n, c, ...] = X[n, c, ...] * gate[c]
 // Inputs: X [N, C, H, W], pooled [N, C, 1, 1] (optional: the squeeze, any tensor here; where
 // omitted, the op takes X's mean over H x W itself, as the GlobalAveragePool it replaces did),
-// W1 [C1, C, 1, 1], B1 [C1] (optional), W2 [C, C1, 1, 1], B2 [C] (optional). Attributes: the two activations as FusedActivation writes them (`activation`,
-// `activation_params`, `activation_affine` for the gate; `hidden_activation`,
-// `hidden_activation_params`, no affine, for the hidden vector). The gate's affine is how a
-// residual `x + x * gate` arrives (tools/onnx/FuseResidualScale adds its 1 to the shift).
-// Not an ONNX op: the import pass tools/onnx/FuseSqueezeExcite makes it from Conv 1x1, Conv
-// 1x1, Mul on a GlobalAveragePool, so a GPU runs the block's tail in one dispatch, not three
-// (four with a residual Add).
+// W1 [C1, C, 1, 1], B1 [C1] (optional), W2 [C, C1, 1, 1], B2 [C] (optional). Attributes: the
+// two activations as FusedActivation writes them (`activation`, `activation_params`,
+// `activation_affine` for the gate; `hidden_activation`, `hidden_activation_params`, no
+// affine, for the hidden vector). The gate's affine is how a residual `x + x * gate` arrives
+// (tools/onnx/FuseResidualScale adds its 1 to the shift).
+// Not an ONNX op: the import pass tools/onnx/FuseSqueezeExcite makes it from a
+// GlobalAveragePool, Conv 1x1, Conv 1x1 and Mul, so a GPU runs the block in one or two
+// dispatches, not four (five with a residual Add).
 #pragma once
 #include <vector>
 
@@ -26,6 +27,8 @@ namespace tessera {
 struct SqueezeExciteParams {
   // The GPU kernels keep the pooled vector and the hidden one in work-group memory.
   static constexpr int64_t kMaxChannels = 1024;
+  // Pixels of a channel block one work-group of the GPU kernels scales.
+  static constexpr int64_t kTilePixels = 1024;
   enum Input { kX = 0, kPooled, kW1, kB1, kW2, kB2 };
 
   FusedActivation hidden, gate;
@@ -44,6 +47,14 @@ struct SqueezeExciteParams {
       return Status::unsupported(node.label() + ": hidden_activation_affine is not supported by SqueezeExcite");
     *out = p;
     return Status::ok();
+  }
+
+  // Without a pooled input, whether the GPU kernels take X's means inside every work-group:
+  // each group then reads all of X's C x plane values (it needs every channel's mean), so
+  // only for a plane of one tile and few reads (PaddleOCR's classifier: all nine blocks;
+  // det's smaller levels). Else the global pool's partial sums come first (a dispatch more).
+  static bool meansInKernel(int64_t channels, int64_t plane) {
+    return plane <= kTilePixels && (channels + 3) / 4 * plane <= 16384;
   }
 
   // Channel blocks (4 channels) a work-group of the GPU kernels scales. Each group computes

@@ -6,10 +6,10 @@
 // block (SqueezeExciteParams::blocksPerGroup). w: W1 transposed [C][C1], B1 [C1], W2 [C][C1],
 // B2 [C]. Activation codes and parameters as FusedActivation (ops/FusedActivation.hpp), the
 // gate's scale and shift after its activation; C and C1 at most MAX_CHANNELS.
-// Where the node has no `pooled` input: -DSELF (a plane of one tile) has each group take X's
-// channel means itself, one block a work-item, in place of a GlobalAveragePool kernel (its
-// `pooled` argument is X again, unread); -DPARTS reads the sums global_pool_partial left in
-// `part` ([N][C4][S] float4) and adds them.
+// Where the node has no `pooled` input: -DSELF (a small plane, SqueezeExciteParams::
+// meansInKernel) has each group take X's channel means itself, one block a work-item, in
+// place of a GlobalAveragePool kernel (its `pooled` argument is X again, unread); -DPARTS
+// reads the sums global_pool_partial left in `part` ([N][C4][S] float4) and adds them.
 // global: (groups * WG_SIZE)
 #include "common.h"
 

@@ -8,10 +8,11 @@
 // (SqueezeExciteParams::blocksPerGroup).
 // w: W1 transposed [C][C1] (so the invocations of a group read consecutive floats), B1 [C1],
 // W2 [C][C1], B2 [C], all fp32.
-// Where the node has no `pooled` input: *_SELF (a plane of one tile) has each work-group take
-// X's channel means itself, one block an invocation, in place of a GlobalAveragePool
-// dispatch; *_PARTS reads the sums that global_pool.comp's PARTIAL dispatch left in `part`
-// ([N][C4][S] vec4) and adds them (S = P[15]).
+// Where the node has no `pooled` input: *_SELF (a small plane, SqueezeExciteParams::
+// meansInKernel) has each work-group take X's channel means itself, one block an
+// invocation, in place of a GlobalAveragePool dispatch; *_PARTS reads the sums that
+// global_pool.comp's PARTIAL dispatch left in `part` ([N][C4][S] vec4) and adds them
+// (S = P[15]).
 // P: 0 work-groups, 1 C, 2 H, 3 W, 4 C1, 5 pixel tiles, 6 B, 7 hidden activation code,
 //    8 9 its parameters, 10 gate activation code, 11 12 its parameters, 13 14 the gate's
 //    scale and shift after it, 15 S (PARTS)

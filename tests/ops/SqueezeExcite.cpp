@@ -61,6 +61,17 @@ TEST(SqueezeExciteOp, BlocksPerGroupByDevice) {
   EXPECT_EQ(SqueezeExciteParams::blocksPerGroup(2, true), 2);
 }
 
+// Without a pooled input, the GPU kernels average inside each work-group only on a plane of
+// one tile whose reads stay few; else the pool's partial sums come first.
+TEST(SqueezeExciteOp, MeansInKernelOnSmallPlanesOnly) {
+  EXPECT_TRUE(SqueezeExciteParams::meansInKernel(200, 2 * 96));     // the classifier's last block
+  EXPECT_TRUE(SqueezeExciteParams::meansInKernel(96, 20 * 20));     // det 320's 20x20 level
+  EXPECT_FALSE(SqueezeExciteParams::meansInKernel(8, 12 * 96));     // past one tile
+  EXPECT_FALSE(SqueezeExciteParams::meansInKernel(480, 6 * 80));    // rec: 120 blocks x 480 pixels
+  EXPECT_TRUE(SqueezeExciteParams::meansInKernel(64, 1024));        // 16 x 1024: the limit
+  EXPECT_FALSE(SqueezeExciteParams::meansInKernel(65, 1024));
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace tessera

@@ -1,9 +1,9 @@
 // OpenCL SqueezeExcite (ops/SqueezeExcite.hpp): one kernel for a squeeze-and-excite block's
 // two 1x1 convs and its Mul, on NC4HW4. Constant weights only, packed on the host into one
 // fp32 buffer. Without a `pooled` input the block's GlobalAveragePool is done here too:
-// inside the kernel where the plane is one tile (-DSELF), else global_pool_partial first, its
-// parts added by the kernel (-DPARTS). Kernels: shaders/opencl/squeeze_excite.cl,
-// global_pool.cl.
+// inside the kernel on a small plane (-DSELF, SqueezeExciteParams::meansInKernel), else
+// global_pool_partial first, its parts added by the kernel (-DPARTS). Kernels:
+// shaders/opencl/squeeze_excite.cl, global_pool.cl.
 #include <algorithm>
 #include <vector>
 
@@ -19,7 +19,6 @@ namespace {
 
 using P = SqueezeExciteParams;
 constexpr size_t kGroupSize = 64;      // items of a work-group (a power of 2)
-constexpr int64_t kTilePixels = 1024;  // pixels of a channel block a work-group scales
 
 class OpenClSqueezeExcite final : public OpenClExecution {
  public:
@@ -43,17 +42,17 @@ class OpenClSqueezeExcite final : public OpenClExecution {
     if (y->elementCount() == 0) return Status::ok();
     const Shape& s = x->shape();
     const int64_t C = s[1], C1 = inputs[P::kW1]->dim(0), C4 = (C + 3) / 4;
-    const int64_t tiles = std::max<int64_t>(1, (s[2] * s[3] + kTilePixels - 1) / kTilePixels);
+    const int64_t tiles = std::max<int64_t>(1, (s[2] * s[3] + P::kTilePixels - 1) / P::kTilePixels);
     const int64_t blocks = P::blocksPerGroup(C4, cl()->deviceKind() == DeviceKind::kCPU);
     TESSERA_RETURN_IF_ERROR(cl()->createBuffer(table_.size() * sizeof(float), table_.data(), &tableBuffer_, "SqueezeExcite weights"));
     KernelOptions o;
     o.storage("x", x).storage("y", y);
     o.define("WG_SIZE", static_cast<long long>(kGroupSize)).define("MAX_CHANNELS", static_cast<long long>(P::kMaxChannels));
     ClKernel* k = nullptr;
-    int64_t parts = 0;  // of the pool's sums, without pooled on planes past one tile
+    int64_t parts = 0;  // of the pool's sums, without pooled on larger planes
     if (pooled) {
       o.storage("pooled", pooled);
-    } else if (tiles == 1) {
+    } else if (P::meansInKernel(C, s[2] * s[3])) {
       o.define("SELF").storage("pooled", x);
     } else {
       KernelOptions pool;
@@ -83,7 +82,7 @@ class OpenClSqueezeExcite final : public OpenClExecution {
   SqueezeExciteParams params_;
   std::vector<float> table_;  // the kernel's `w`: W1 transposed, B1, W2, B2
   ClBuffer tableBuffer_;
-  ClBuffer sums_;  // the pool's parts, without pooled on planes past one tile
+  ClBuffer sums_;  // the pool's parts, without pooled on larger planes
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {

@@ -1,8 +1,9 @@
 // Vulkan SqueezeExcite (ops/SqueezeExcite.hpp): one dispatch for a squeeze-and-excite block's
 // two 1x1 convs and its Mul. Constant weights only, packed on the host into one fp32 table;
 // NC4HW4 images when X comes as one, else NCHW buffers. Without a `pooled` input the block's
-// GlobalAveragePool is done here too: inside the kernel where the plane is one tile (*_SELF),
-// else global_pool.comp's PARTIAL dispatch first, its parts added by the kernel (*_PARTS).
+// GlobalAveragePool is done here too: inside the kernel on a small plane (*_SELF,
+// SqueezeExciteParams::meansInKernel), else global_pool.comp's PARTIAL dispatch first, its
+// parts added by the kernel (*_PARTS).
 // Kernels: shaders/vulkan/squeeze_excite.comp, global_pool.comp (AVG_PARTIAL*).
 #include "backends/vulkan/VulkanOps.hpp"
 #include "core/src/SplitReduction.hpp"
@@ -14,7 +15,6 @@ namespace tessera {
 namespace {
 
 using P = SqueezeExciteParams;
-constexpr int64_t kTilePixels = 1024;  // pixels of a channel block a work-group scales
 
 class VulkanSqueezeExcite final : public VulkanExecution {
  public:
@@ -33,7 +33,7 @@ class VulkanSqueezeExcite final : public VulkanExecution {
     if (out[0]->elementCount() == 0) return Status::ok();
     const Shape& s = in[P::kX]->shape();
     const int64_t C = s[1], C1 = in[P::kW1]->dim(0), C4 = (C + 3) / 4;
-    const int64_t tiles = std::max<int64_t>(1, (s[2] * s[3] + kTilePixels - 1) / kTilePixels);
+    const int64_t tiles = std::max<int64_t>(1, (s[2] * s[3] + P::kTilePixels - 1) / P::kTilePixels);
     const int64_t blocks = P::blocksPerGroup(C4, vk().deviceKind() == DeviceKind::kCPU);
     const int64_t groups = s[0] * ((C4 + blocks - 1) / blocks) * tiles;
     VulkanBinding table;
@@ -49,7 +49,7 @@ class VulkanSqueezeExcite final : public VulkanExecution {
     if (const Tensor* pooled = P::input(in, P::kPooled))
       return dispatch(images ? vkshaders::squeeze_excite_IMAGE : vkshaders::squeeze_excite_PLAIN,
                       {x, VulkanBackend::binding(pooled), table, y}, p, groups * 64);
-    if (tiles == 1)  // binding 1 unused: X again
+    if (P::meansInKernel(C, s[2] * s[3]))  // binding 1 unused: X again
       return dispatch(images ? vkshaders::squeeze_excite_IMAGE_SELF : vkshaders::squeeze_excite_PLAIN_SELF,
                       {x, x, table, y}, p, groups * 64);
     // The pool's sums over S parts of each plane ([N][C4][S] vec4), then the kernel adds them.
@@ -85,11 +85,11 @@ TESSERA_VK_CREATOR(createSqueezeExcite) {
   // (C1 each for C / 64 channels), the pixels (a tile of every block); lavapipe ends longer
   // ones early (docs/VULKAN.md).
   const int64_t C4 = (C + 3) / 4;
-  // Without `pooled`: each invocation's mean over a plane of at most one tile (SELF), or the
+  // Without `pooled`: each invocation's means over a plane of at most one tile (SELF), or the
   // pool's (a 64th of the plane) and the S parts (PARTS).
   const int64_t plane = x->dim(2) * x->dim(3);
-  const int64_t pooling = P::input(inputs, P::kPooled) ? 0 : (C4 + 63) / 64 * kTilePixels + plane / 64 + 64;
-  if (!vkops::withinLoopLimit(b, (C1 + 63) / 64 * C + (C + 63) / 64 * C1 + C4 * kTilePixels / 64 + 64 + pooling))
+  const int64_t pooling = P::input(inputs, P::kPooled) ? 0 : (C4 + 63) / 64 * P::kTilePixels + plane / 64 + 64;
+  if (!vkops::withinLoopLimit(b, (C1 + 63) / 64 * C + (C + 63) / 64 * C1 + C4 * P::kTilePixels / 64 + 64 + pooling))
     return nullptr;
   return std::make_unique<VulkanSqueezeExcite>(b, node, params,
                                                P::gpuTable(inputs[P::kW1], P::input(inputs, P::kB1), inputs[P::kW2],
