@@ -92,9 +92,9 @@ struct WindowRows {
 // over NCHW with dilation 1 (the usual first conv): the taps unroll into straight-line code
 // with constant offsets, no loop counters or address arithmetic between the FMAs. ROWS, when
 // not 0, is rows.count known at compile time (a 3x3 window's rows all inside x): the rows
-// unroll too. Left as a loop, GCC kept the accumulators in registers that rotate from one
-// row to the next, a dozen register moves among each row's 72 FMAs, and the kernel ran at
-// about half the rate of the unrolled one (1 thread, 160x160, in cache).
+// unroll too (as a loop, GCC rotated the accumulators between registers from one row to the
+// next). With storeFourPixels taking its accumulators by value, det's first conv at 2
+// threads went 0.62 -> 0.47 ms; the two were measured together, not apart.
 template <int C, int STEP, int ROWS, int P>
 __attribute__((target("avx512f"), always_inline)) inline void accumulate(const RowGeometry& g, const WindowRows& rows,
                                                                           __m512 (&a)[P]) {
@@ -122,8 +122,9 @@ __attribute__((target("avx512f"), always_inline)) inline void accumulate(const R
 }
 
 // The row's tiles of kPixels pixels from `ow` (`rows` at the tile's first tap) up to owHi;
-// returns where they stopped. `rows` comes by value and, with ROWS known, every loop over it
-// unrolls, so its pointers live in registers (through memory, each tile added to them there).
+// returns where they stopped. `rows` is a copy each tile moves along; with ROWS known, every
+// loop over it unrolls. (Leaving the row pointers fixed and adding each tile's offset instead
+// measured slower at 2 threads: docs/PERFORMANCE.md, session 18.)
 template <int C, int STEP, int ROWS>
 __attribute__((target("avx512f"), always_inline)) inline int64_t convTiles(const RowGeometry& g, WindowRows rows,
                                                                             __m512 b, float* yRow, int64_t blocks,

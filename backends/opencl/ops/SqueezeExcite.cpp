@@ -27,10 +27,11 @@ class OpenClSqueezeExcite final : public OpenClExecution {
 
   bool readsConstantOnHost(size_t input) const override { return input >= P::kW1; }
 
-  void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
+  void selectLayouts(const std::vector<Layout>& available, const Tensors& inputs, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
     in->assign(available.size(), Layout::kNCHW);
-    (*in)[P::kX] = (*in)[P::kPooled] = Layout::kNC4HW4;  // (an omitted pooled keeps no layout)
+    (*in)[P::kX] = Layout::kNC4HW4;
+    if (P::input(inputs, P::kPooled)) (*in)[P::kPooled] = Layout::kNC4HW4;
     (*out)[0] = Layout::kNC4HW4;
   }
 
