@@ -67,6 +67,18 @@ Status CpuBackend::onReleaseBuffer(Tensor* t, StorageType storage) {
   return Status::internal("CPU: releasing tensor " + t->describe() + " that was never acquired");
 }
 
+bool CpuBackend::onShareBuffer(Tensor* t, const Tensor* from) {
+  for (auto it = dynamicTensors_.rbegin(); it != dynamicTensors_.rend(); ++it)
+    if (it->first == from) {
+      const MemoryPlanner::Block b = it->second;  // push_back may move the entry
+      dynamicTensors_.push_back({t, b});
+      t->setHostData(nullptr);  // resolved in onResizeEnd, with its owner
+      t->setDevice(this, nullptr);
+      return true;
+    }
+  return false;
+}
+
 void CpuBackend::onClearBuffers() {
   dynamicTensors_.clear();
   planner_.reset();

@@ -42,7 +42,7 @@ Status OpenClStridedGather::onResize(const Tensors& inputs, const Tensors& outpu
 
 Status OpenClByteCopy::onExecute(const Tensors& inputs, const Tensors& outputs) {
   const size_t bytes = static_cast<size_t>(outputs[0]->elementCount()) * dataTypeSize(outputs[0]->dtype());
-  if (bytes == 0) return Status::ok();
+  if (bytes == 0 || OpenClBackend::storage(inputs[0]) == OpenClBackend::storage(outputs[0])) return Status::ok();
   const cl_int err = clEnqueueCopyBuffer(cl()->queue(), OpenClBackend::storage(inputs[0])->mem,
                                          OpenClBackend::storage(outputs[0])->mem, 0, 0, bytes, 0, nullptr, nullptr);
   if (err != CL_SUCCESS) return Status::internal("OpenCL copy: " + opencl::errorName(err));

@@ -36,13 +36,15 @@ class OpenClStridedGather final : public OpenClExecution {
   StridedGather gather_;
 };
 
-// Copies the input's bytes unchanged (Reshape, Flatten, Squeeze, Unsqueeze, Identity-like).
+// Copies the input's bytes unchanged (Reshape, Flatten, Squeeze, Unsqueeze, Identity-like);
+// nothing where the Session gave the output its input's buffer (Backend::onShareBuffer).
 class OpenClByteCopy final : public OpenClExecution {
  public:
   // Inputs after the data (sizes, starts, axes, a shape...) are read on the host while
   // planning: constant ones are not uploaded.
   bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   using OpenClExecution::OpenClExecution;
+  bool outputIsInputBytes() const override { return true; }
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override;
 };
 

@@ -142,6 +142,15 @@ Status OpenClBackend::onReleaseBuffer(Tensor* t, StorageType storage) {
   return Status::ok();
 }
 
+bool OpenClBackend::onShareBuffer(Tensor* t, const Tensor* from) {
+  // Buffers only: an NC4HW4 image's texels are not the tensor's row-major bytes.
+  ClStorage* s = OpenClBackend::storage(from);
+  if (!s || s->image || s->free || t->layout() != from->layout()) return false;
+  t->setHostData(nullptr);
+  t->setDevice(this, s);
+  return true;
+}
+
 void OpenClBackend::onClearBuffers() {
   for (auto& s : pool_)
     if (s->mem) clReleaseMemObject(s->mem);

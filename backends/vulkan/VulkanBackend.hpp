@@ -53,6 +53,7 @@ class VulkanBackend final : public Backend {
                                       const Tensors& outputs) override;
   Status onAcquireBuffer(Tensor* t, StorageType storage) override;
   Status onReleaseBuffer(Tensor* t, StorageType storage) override;
+  bool onShareBuffer(Tensor* t, const Tensor* from) override;
   void onClearBuffers() override;
   Status onCopyBuffer(const Tensor* src, Tensor* dst) override;
   std::unique_ptr<Execution> onCreateCopy(const Tensor* src, Tensor* dst) override;

@@ -234,6 +234,14 @@ Status VulkanBackend::onReleaseBuffer(Tensor* t, StorageType storage) {
   return Status::ok();
 }
 
+bool VulkanBackend::onShareBuffer(Tensor* t, const Tensor* from) {
+  // Buffers only: an NC4HW4 image's texels are not the tensor's row-major bytes.
+  auto it = dynamicInUse_.find(from);
+  if (it == dynamicInUse_.end() || t->layout() != Layout::kNCHW || storageBytes(t) > it->second->size) return false;
+  t->setDevice(this, it->second);
+  return true;
+}
+
 void VulkanBackend::onClearBuffers() {
   // Buffers stay allocated for the next plan to reuse; only the assignment is dropped.
   dynamicInUse_.clear();

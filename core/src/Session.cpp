@@ -779,6 +779,35 @@ Status Session::Impl::planMemory() {
   std::map<const Tensor*, size_t> lastUse;
   for (size_t i = 0; i < steps.size(); ++i)
     for (Tensor* t : steps[i].inputs) if (t) lastUse[t] = i;
+  // Storage sharing (Backend::onShareBuffer): the owner of each tensor that took another's
+  // storage, and how many tensors not yet past their last use hold each owner's storage.
+  std::map<const Tensor*, Tensor*> ownerOf;
+  std::map<const Tensor*, int> holders;
+  auto ownerOfTensor = [&](Tensor* t) {
+    auto o = ownerOf.find(t);
+    return o == ownerOf.end() ? t : o->second;
+  };
+  auto releaseDynamic = [&](Tensor* t) -> Status {
+    Tensor* owner = ownerOfTensor(t);
+    auto h = holders.find(owner);
+    if (h != holders.end() && --h->second > 0) return Status::ok();
+    return owner->backend()->onReleaseBuffer(owner, StorageType::kDynamic);
+  };
+  // Output 0 of step `s` takes input 0's storage where the execution only passes the bytes on
+  // and both are intermediate tensors of one backend, layout and dtype.
+  auto share = [&](const Step& s, Tensor* t) {
+    Tensor* from = s.inputs.empty() ? nullptr : s.inputs[0];
+    if (!from || s.outputs[0] != t || !s.exec->outputIsInputBytes() || keep.count(from) || from->isConstant() ||
+        from->backend() != t->backend() || from->layout() != t->layout() || from->dtype() != t->dtype() ||
+        from->byteSize() != t->byteSize())
+      return false;
+    Tensor* owner = ownerOfTensor(from);
+    if (!t->backend()->onShareBuffer(t, owner)) return false;
+    ownerOf[t] = owner;
+    holders.emplace(owner, 1).first->second += 1;
+    report.sharedStorage.push_back("'" + t->name() + "' takes the storage of '" + owner->name() + "' (" + s.label + ")");
+    return true;
+  };
 
   staticBytes = 0;
   for (auto& kv : inputTensors) TESSERA_RETURN_IF_ERROR(acquireStatic(kv.second));
@@ -803,6 +832,7 @@ Status Session::Impl::planMemory() {
           TESSERA_RETURN_IF_ERROR(acquireStatic(t));
           continue;
         }
+        if (share(s, t)) continue;
         TESSERA_RETURN_IF_ERROR(t->backend()->onAcquireBuffer(t, StorageType::kDynamic));
         report.intermediateBytes += t->byteSize();
       }
@@ -810,13 +840,13 @@ Status Session::Impl::planMemory() {
       TESSERA_RETURN_IF_ERROR(s.exec->onResize(s.inputs, s.outputs).withContext(s.label));
       s.recordedDispatches = seg.backend->recordedDispatches() - recorded;
       for (Tensor* t : s.outputs)  // outputs nobody reads (omitted optional ones) free at once
-        if (!keep.count(t) && !lastUse.count(t)) TESSERA_RETURN_IF_ERROR(t->backend()->onReleaseBuffer(t, StorageType::kDynamic));
+        if (!keep.count(t) && !lastUse.count(t)) TESSERA_RETURN_IF_ERROR(releaseDynamic(t));
       for (size_t k = 0; k < s.inputs.size(); ++k) {
         Tensor* t = s.inputs[k];
         if (!t || keep.count(t) || t->isConstant() || lastUse[t] != i) continue;
         // An input given twice (Mul(a, a)) is released once.
         if (std::find(s.inputs.begin(), s.inputs.begin() + static_cast<std::ptrdiff_t>(k), t) != s.inputs.begin() + static_cast<std::ptrdiff_t>(k)) continue;
-        TESSERA_RETURN_IF_ERROR(t->backend()->onReleaseBuffer(t, StorageType::kDynamic));
+        TESSERA_RETURN_IF_ERROR(releaseDynamic(t));
       }
     }
     TESSERA_RETURN_IF_ERROR(seg.backend->onSegmentEnd(seg.index));
@@ -1083,6 +1113,7 @@ std::string PlacementReport::toString() const {
     for (const auto& line : n.subgraphs) os << "  " << line << "\n";
   }
   for (const auto& c : conversions) os << "inserted " << c << "\n";
+  for (const auto& c : sharedStorage) os << c << "\n";
   os << "memory: planned peak " << plannedPeakBytes << " bytes for " << intermediateBytes
      << " bytes of intermediate tensors\n";
   return os.str();

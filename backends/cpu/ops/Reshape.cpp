@@ -1,5 +1,6 @@
 // CPU Reshape, Flatten, Squeeze and Unsqueeze: the row-major bytes do not change, only the
-// shape does (already set by shape inference), so the execution is one copy.
+// shape does (already set by shape inference), so the execution is one copy, or nothing
+// where the Session gave the output its input's storage (Backend::onShareBuffer).
 #include <algorithm>
 #include <cstring>
 
@@ -12,6 +13,7 @@ namespace {
 class CpuReshapeCopy final : public Execution {
  public:
   explicit CpuReshapeCopy(Backend* b) : Execution(b) {}
+  bool outputIsInputBytes() const override { return true; }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
     const size_t bytes = static_cast<size_t>(inputs[0]->elementCount()) *

@@ -1,5 +1,6 @@
 // Vulkan Reshape, Flatten, Squeeze, Unsqueeze and Dropout (inference): the bytes do not
-// change in NCHW, so each is one buffer copy (shape functions already checked the shapes).
+// change in NCHW, so each is one buffer copy (shape functions already checked the shapes),
+// or nothing where the Session gave the output its input's buffer (Backend::onShareBuffer).
 #include "backends/vulkan/VulkanOps.hpp"
 
 namespace tessera {
@@ -11,8 +12,10 @@ class VulkanBufferCopy final : public VulkanExecution {
   // planning: constant ones are not uploaded.
   bool readsConstantOnHost(size_t input) const override { return input >= 1; }
   VulkanBufferCopy(Backend* b, const Node& n) : VulkanExecution(b, n.label()) {}
+  bool outputIsInputBytes() const override { return true; }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
+    if (in[0]->deviceHandle() == out[0]->deviceHandle()) return Status::ok();  // one storage: nothing to move
     return copy(VulkanBackend::binding(in[0]).buffer, VulkanBackend::binding(out[0]).buffer, vk().storageBytes(out[0]));
   }
 };

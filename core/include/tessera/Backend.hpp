@@ -72,6 +72,11 @@ class Execution {
   }
   virtual Status onExecute(const Tensors& inputs, const Tensors& outputs) = 0;
 
+  // True when output 0 is input 0's bytes unchanged (Reshape, Flatten, Squeeze, Unsqueeze):
+  // the Session may then give both one storage (Backend::onShareBuffer), and onResize and
+  // onExecute must move nothing when they find it shared.
+  virtual bool outputIsInputBytes() const { return false; }
+
   // The work per run. Default: no arithmetic counted; bytes = inputs read + outputs written.
   // Compute-heavy ops (conv, gemm, matmul) override it with their multiply-adds.
   virtual WorkEstimate work(const Tensors& inputs, const Tensors& outputs) const;
@@ -119,6 +124,16 @@ class Backend {
   // onReleaseBuffer may be handed to a later acquire (memory reuse).
   virtual Status onAcquireBuffer(Tensor* t, StorageType storage) = 0;
   virtual Status onReleaseBuffer(Tensor* t, StorageType storage) = 0;
+  // Gives DYNAMIC `t` the storage of `from` (DYNAMIC, acquired and not released, the same
+  // bytes in the same layout and dtype) for an execution whose output is its input's bytes
+  // (Execution::outputIsInputBytes): a reshape then costs no copy, no dispatch and no memory.
+  // Returns false, changing nothing, where this backend cannot share (then the Session
+  // acquires as usual). The Session releases only `from`, once every tensor sharing its
+  // storage is past its last use.
+  virtual bool onShareBuffer(Tensor* t, const Tensor* from) {
+    (void)t, (void)from;
+    return false;
+  }
   // Drops all DYNAMIC storage (before re-planning).
   virtual void onClearBuffers() = 0;
 

@@ -54,6 +54,7 @@ struct PlacementReport {
   };
   std::vector<NodePlacement> nodes;
   std::vector<std::string> conversions;  // "x: cpu NCHW -> cpu NC4HW4"
+  std::vector<std::string> sharedStorage;  // "'b' takes the storage of 'a' (Reshape 'r')": no copy
   size_t plannedPeakBytes = 0;           // dynamic memory the plan needs at its peak
   size_t intermediateBytes = 0;          // the sum of all intermediate tensors
   std::string toString() const;
