@@ -8,7 +8,10 @@
 // stored with its last two dims swapped (the import pass tools/onnx/FuseTransposeMatMul takes
 // the Transpose an attention's q @ k^T reads k through); matMulB gives the B it stands for.
 // And `alpha` (default 1) scales the product before the bias: y = act(alpha * A B + bias)
-// (tools/onnx/FuseMatMulScale takes an attention's q * (1 / sqrt(d)) in).
+// (tools/onnx/FuseMatMulScale takes an attention's q * (1 / sqrt(d)) in). Last, an optional
+// fourth input Z of exactly the output's shape, added after the bias and before the
+// activation, y = act(alpha * A B + bias + Z) (tools/onnx/FuseMatMulAdd: a transformer's
+// residual sum after its projection and its MLP; Conv's Z likewise).
 #pragma once
 #include <cstdint>
 
@@ -31,8 +34,9 @@ struct MatMulShape {
 // Messages do not name the node; callers add it.
 Status resolveMatMul(const Shape& a, const Shape& b, MatMulShape* out);
 
-// Input index of MatMul's optional bias (see above).
+// Input indices of MatMul's optional bias and residual Z (see above).
 constexpr size_t kMatMulBiasInput = 2;
+constexpr size_t kMatMulResidualInput = 3;
 
 // MatMul's transB and alpha attributes (see above).
 bool matMulTransB(const Node& node);

@@ -22,6 +22,12 @@ Status matMulShape(ShapeContext& ctx) {
       return ctx.error("the bias (input 3, from an import-time fusion) must be " + std::to_string(s.N) + " " +
                        dataTypeName(a->dtype()) + " values, one per output column; it is " + bias->describe());
   }
+  if (const Tensor* z = ctx.input(kMatMulResidualInput)) {
+    if (z->dtype() != a->dtype() || z->shape() != s.output)
+      return ctx.error(std::string("the residual Z (input 4, from an import-time fusion) must be ") +
+                       dataTypeName(a->dtype()) + " " + shapeToString(s.output) + ", the product's shape; it is " +
+                       z->describe());
+  }
   FusedActivation act;
   TESSERA_RETURN_IF_ERROR(FusedActivation::parse(ctx.node, &act));
   if (act.hasAffine()) return ctx.error("a fused activation_affine is not supported on MatMul");

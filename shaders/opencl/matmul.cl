@@ -1,7 +1,7 @@
 // MatMul (batched, broadcast batch dims) and Gemm on plain f32 buffers. One work-item per
 // output element; the K loop accumulates in fp32. MatMul's optional bias (ops/MatMul.hpp) is
-// read with -DHAS_BIAS (bias is bound to b otherwise), its fused activation applied after it
-// (-DACTIVATION, common.h); -DTRANS_B reads B stored N x K (MatMul's transB), -DALPHA scales
+// read with -DHAS_BIAS (bias is bound to b otherwise), its residual Z (the output's shape) with
+// -DHAS_Z (likewise), its fused activation applied after them (-DACTIVATION, common.h); -DTRANS_B reads B stored N x K (MatMul's transB), -DALPHA scales
 // the product before the bias.
 #include "common.h"
 
@@ -18,7 +18,7 @@
 // batch's A and B matrices (precomputed for broadcasting).
 __kernel void matmul(__global const float* a, __global const float* b, __global float* y,
                      __global const int* aOffsets, __global const int* bOffsets, int M, int N,
-                     int K, int batch, __global const float* bias) {
+                     int K, int batch, __global const float* bias, __global const float* z) {
   const int n = get_global_id(0), m = get_global_id(1), bi = get_global_id(2);
   if (n >= N || m >= M || bi >= batch) return;
   __global const float* ap = a + aOffsets[bi] + (size_t)m * K;
@@ -31,7 +31,11 @@ __kernel void matmul(__global const float* a, __global const float* b, __global 
 #ifdef HAS_BIAS
   acc += bias[n];
 #endif
-  y[((size_t)bi * M + m) * N + n] = activate4((float4)(acc)).x;
+  const size_t at = ((size_t)bi * M + m) * N + n;
+#ifdef HAS_Z
+  acc += z[at];
+#endif
+  y[at] = activate4((float4)(acc)).x;
 }
 
 // matmul for few outputs and a long K (core/src/SplitReduction.hpp): `lanes` work-items of
@@ -39,7 +43,8 @@ __kernel void matmul(__global const float* a, __global const float* b, __global 
 // memory merges their sums. global: ceil(outputs * lanes / 64) * 64, 1-D; local: 64.
 __kernel void matmul_split(__global const float* a, __global const float* b, __global float* y,
                            __global const int* aOffsets, __global const int* bOffsets, int M, int N,
-                           int K, int batch, __global const float* bias, int lanes) {
+                           int K, int batch, __global const float* bias, __global const float* z,
+                           int lanes) {
   __local float sums[64];
   const int me = get_local_id(0), i = get_global_id(0);
   const int out = i / lanes, lane = i - out * lanes;
@@ -64,6 +69,9 @@ __kernel void matmul_split(__global const float* a, __global const float* b, __g
 #endif
 #ifdef HAS_BIAS
   total += bias[out % N];
+#endif
+#ifdef HAS_Z
+  total += z[out];
 #endif
   y[out] = activate4((float4)(total)).x;
 }

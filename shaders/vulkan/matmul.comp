@@ -9,7 +9,8 @@
 // P: 0 count, 1 M, 2 N, 3 K, 4 aRow, 5 aCol, 6 bRow, 7 bCol, 8 alpha, 9 beta, 10 hasC,
 //    11 cRow, 12 cCol, 13 batchRank (<= 4), 14..17 batch dims, 18..21 a batch strides,
 //    22..25 b batch strides, 26 lanes (SPLIT), 27 fused activation code (MatMul's, see
-//    ops/MatMul.hpp; 0 none), 28 29 its parameters
+//    ops/MatMul.hpp; 0 none), 28 29 its parameters, 30 hasZ (MatMul's residual Z, the
+//    output's shape, added after C; Gemm binds a placeholder and 0)
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -17,6 +18,7 @@ TENSOR_IN(0, a);
 TENSOR_IN(1, b);
 TENSOR_IN(2, c);
 TENSOR_OUT(3, y);
+TENSOR_IN(4, z);
 
 #ifdef SPLIT
 shared float splitSums[64][16];
@@ -82,7 +84,7 @@ void main() {
     for (int q = 0; q < 4; ++q) acc[r][q] = splitSums[me][r * 4 + q];
 #endif
   float alpha = pfloat(8), beta = pfloat(9);
-  bool hasC = pint(10) != 0;
+  bool hasC = pint(10) != 0, hasZ = pint(30) != 0;
   for (int r = 0; r < 4; ++r) {
     int m = m0 + r;
     if (m >= M) break;
@@ -91,8 +93,10 @@ void main() {
       if (n >= N) break;
       float v = acc[r][q] * alpha;
       if (hasC) v += beta * LD(c[m * pint(11) + n * pint(12)]);
+      int at = (int(outBatch) * M + m) * N + n;
+      if (hasZ) v += LD(z[at]);
       v = activate(pint(27), v, pfloat(28), pfloat(29));
-      y[(int(outBatch) * M + m) * N + n] = ST(v);
+      y[at] = ST(v);
     }
   }
 }

@@ -119,6 +119,49 @@ TEST(MatMulOp, FusedActivationAfterTheBiasOnEveryBackend) {
   }
 }
 
+// y = act(A B + bias + Z), Z of the product's shape (ops/MatMul.hpp, FuseConvAdd: a
+// transformer's residual sums), with and without the bias, batched, on every backend: the
+// GPU kernels' plain and split builds (split forced). Z a graph input (not constant).
+TEST(MatMulOp, ResidualZAfterTheBiasBeforeTheActivationOnEveryBackend) {
+  struct Case { Shape a, b; bool withBias; bool relu; };
+  const Case cases[] = {{{2, 5, 7}, {7, 6}, true, true},
+                        {{3, 13}, {13, 9}, false, false},
+                        {{2, 3, 5, 4}, {3, 4, 7}, true, false},  // batch broadcast
+                        {{1, 300}, {300, 3}, false, true}};      // few outputs, long K
+  uint32_t seed = 90;
+  for (const char* split : {"off", "16"}) {
+    ScopedEnvVar vk("TESSERA_VULKAN_SPLIT", split), cl("TESSERA_OPENCL_SPLIT", split);
+    for (const Case& c : cases) {
+      const int64_t N = c.b.back();
+      const Tensor a = randomTensor(c.a, seed++, -2.f, 2.f), b = randomTensor(c.b, seed++), bias = randomTensor({N}, seed++);
+      Tensor expected = matmulReference(a, b);
+      const Tensor z = randomTensor(expected.shape(), seed++, -2.f, 2.f);
+      for (int64_t i = 0; i < expected.elementCount(); ++i) {
+        float& v = expected.data<float>()[i];
+        v += (c.withBias ? bias.data<float>()[i % N] : 0.f) + z.data<float>()[i];
+        if (c.relu) v = std::max(v, 0.f);
+      }
+      Attributes attrs;
+      if (c.relu) attrs.setString("activation", "Relu");
+      const std::vector<Tensor> inputs = {a, b, c.withBias ? bias : Tensor(Shape{}, DataType::kUnknown), z};
+      const std::string what = shapeToString(c.a) + " @ " + shapeToString(c.b) + (c.withBias ? " + bias" : "") +
+                               " + Z" + (c.relu ? ", Relu" : "") + ", split " + split;
+      for (BackendType backend : availableBackends()) {
+        OpRun r = runOp("MatMul", inputs, attrs, 1, backend, {false, true, c.withBias, false}, 13);
+        ASSERT_TRUE(r.status.isOk()) << what << ": " << r.status.message();
+        for (const auto& n : r.report.nodes) EXPECT_EQ(n.backend, backend) << what;
+        expectClose(r.outputs[0], expected, 1e-4, 1e-5, what + " on " + backendTypeName(backend));
+      }
+    }
+  }
+  // A Z of another shape is an error naming it.
+  const Tensor a = randomTensor({3, 4}, 1), b = randomTensor({4, 5}, 2);
+  const Tensor none(Shape{}, DataType::kUnknown);
+  OpRun r = runOp("MatMul", {a, b, none, randomTensor({1, 5}, 3)}, {}, 1, BackendType::kCPU, {}, 13);
+  ASSERT_FALSE(r.status.isOk());
+  EXPECT_NE(r.status.message().find("residual Z"), std::string::npos) << r.status.message();
+}
+
 // B stored with its last two dims swapped (ops/MatMul.hpp's transB): the product of A and
 // the B it stands for, with batch broadcasting, a bias and an activation, on every backend
 // (the GPU kernels' plain and split builds).

@@ -398,6 +398,70 @@ TEST(FuseConvAdd, FusesResidualBlocksOfDynamicSize) {
   EXPECT_EQ(changed.nodes.back().inputs[3], "x");
 }
 
+// A transformer's residual sums: h + MatMul(h, W) (+ bias, from FuseMatMulBias) becomes the
+// MatMul's Z, the product on either side of the Add, an activation after the sum fused after
+// it; a broadcast operand ([N]: FuseMatMulBias's, not Z) and a MatMul with its activation
+// already fused stay.
+TEST(FuseConvAdd, MatMulResidualSumsBecomeItsZ) {
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool bias = variant % 2 == 1, productFirst = variant < 2;
+    GraphBuilder g;
+    g.input("x", DataType::kF32, {2, 5, 6});
+    std::string y = g.op1("MatMul", {"x", g.constant("w", randomTensor({6, 6}, 1))});
+    if (bias) y = g.op1("Add", {y, g.constant("b", randomTensor({6}, 2))});
+    const std::string sum = g.op1("Add", productFirst ? std::vector<std::string>{y, "x"} : std::vector<std::string>{"x", y});
+    g.output(g.op1("Relu", {sum}));
+    const std::string what = std::string(bias ? "with" : "without") + " a bias, product " +
+                             (productFirst ? "first" : "second");
+    expectSameAfter(*build(g), [&](Graph* graph) {
+      EXPECT_EQ(fuseMatMulBias(graph), bias ? 1 : 0) << what;
+      EXPECT_EQ(fuseConvAdd(graph), 1) << what;
+      EXPECT_EQ(fuseConvActivation(graph), 1) << what;
+      const Node& fused = graph->nodes.back();
+      EXPECT_EQ(fused.opType, "MatMul") << what;
+      ASSERT_EQ(fused.inputs.size(), 4u) << what;
+      EXPECT_EQ(fused.inputs[2].empty(), !bias) << what;
+      EXPECT_EQ(fused.inputs[3], "x") << what;
+      EXPECT_EQ(fused.attrs.getString("activation", ""), "Relu") << what;
+    }, 1, what);
+  }
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {5, 6});
+  const std::string w = g.constant("w", randomTensor({6, 6}, 1));
+  g.output(g.op1("Add", {g.op1("MatMul", {"x", w}), g.constant("row", randomTensor({6}, 2))}));  // broadcasts
+  Attributes relu;
+  relu.setString("activation", "Relu");
+  g.output(g.op1("Add", {g.op1("MatMul", {"x", w}, relu), "x"}));  // act(product) + x is not act(product + x)
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseConvAdd(&changed), 0);
+}
+
+// PP-OCRv4 rec's attention output: the projection's A is a Reshape whose target is computed
+// from the input's Shape (Shape, Slice, Concat), so the sum's operands have one shape only
+// once those small values are computed at import (KnownShapes); the input's length dynamic.
+TEST(FuseConvAdd, MatMulSumsFuseWhenAReshapeTargetIsComputedFromTheInputsShape) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, -1, 6});
+  const std::string length = g.op1("Slice", {g.op1("Shape", {"x"}), g.constant("s0", tensorFromInts({1}, {1})),
+                                             g.constant("s1", tensorFromInts({1}, {2}))});
+  Attributes axis0;
+  axis0.setInt("axis", 0);
+  const std::string target = g.op1("Concat", {g.constant("one", tensorFromInts({1}, {1})), length,
+                                              g.constant("six", tensorFromInts({1}, {6}))}, axis0);
+  const std::string flat = g.op1("Reshape", {g.op1("Relu", {"x"}), g.constant("flat", tensorFromInts({2}, {-1, 6}))});
+  const std::string a = g.op1("Reshape", {flat, target});
+  g.output(g.op1("Add", {"x", g.op1("MatMul", {a, g.constant("w", randomTensor({6, 6}, 1))})}));
+  const std::shared_ptr<Graph> unfused = build(g);
+  Graph fused = *unfused;
+  EXPECT_EQ(fuseConvAdd(&fused), 1);
+  EXPECT_EQ(fused.nodes.back().opType, "MatMul");
+  for (int64_t length : {5, 9}) {
+    const Tensor x = randomTensor({1, length, 6}, static_cast<uint32_t>(length), -5.f, 5.f);
+    std::map<std::string, Tensor> before = runCpu(*unfused, x), after = runCpu(fused, x);
+    expectClose(after.begin()->second, before.begin()->second, 1e-5, 1e-5, "length " + std::to_string(length));
+  }
+}
+
 // x + x * s with s a fused-activation Conv (PP-OCRv4 det's RSE block: s = HardSigmoid(Conv(
 // Relu(Conv(GlobalAveragePool(x)))))) becomes x * (s + 1), operands in either order, with and
 // without an affine already after the activation.
@@ -576,7 +640,8 @@ struct LayerNormSpelling {
   float exponent = 2.f;
   bool shareD = false;      // d also a graph output
   int64_t gammaSize = 0;    // 0: x's last dim
-  bool unknownShape = false;  // normalise Reshape(x, Abs(Shape(x))), whose shape import cannot know
+  // Normalise x reshaped to a shape computed from its values, which import cannot know.
+  bool unknownShape = false;
 };
 
 std::shared_ptr<Graph> layerNormGraph(const Shape& x, const LayerNormSpelling& s) {
@@ -584,7 +649,15 @@ std::shared_ptr<Graph> layerNormGraph(const Shape& x, const LayerNormSpelling& s
   g.input("x", DataType::kF32, std::vector<int64_t>(x.begin(), x.end()));
   const int64_t D = s.gammaSize ? s.gammaSize : x.back();
   const Shape vec = s.gamma3d ? Shape{1, 1, D} : Shape{D};
-  const std::string in = s.unknownShape ? g.op1("Reshape", {"x", g.op1("Abs", {g.op1("Shape", {"x"})})}) : "x";
+  std::string in = "x";
+  if (s.unknownShape) {  // Shape(x) + int64(0 * max(x)): x's own shape, from x's values
+    Attributes scalar, toInt64;
+    scalar.setInt("keepdims", 0);
+    toInt64.setInt("to", 7);
+    const std::string max = g.op1("ReduceMax", {"x"}, scalar);
+    const std::string zero = g.op1("Cast", {g.op1("Mul", {max, g.constant("zero", filled({}, 0.f))})}, toInt64);
+    in = g.op1("Reshape", {"x", g.op1("Add", {g.op1("Shape", {"x"}), zero})});
+  }
   auto mean = [&](const std::string& v) {
     Attributes a;
     if (s.axesInput) {

@@ -1,15 +1,22 @@
 #include "tools/onnx/FuseConvAdd.hpp"
 
 #include "ops/Conv.hpp"
+#include "ops/MatMul.hpp"
 #include "tools/onnx/GraphPass.hpp"
 #include "tools/onnx/KnownShapes.hpp"
 
 namespace tessera {
 namespace {
 
-bool fusableConv(const Node& n) {
-  return n.opType == "Conv" && n.domain.empty() && n.outputs.size() == 1 && n.inputs.size() <= kConvSumInput &&
-         !n.attrs.has("activation") && !n.attrs.has("activation_affine");
+// The index Z takes in a Conv or MatMul that has no Z and no fused activation yet; 0 for
+// any other node.
+size_t sumInputOf(const Node& n) {
+  if (!n.domain.empty() || n.outputs.size() != 1 || n.attrs.has("activation") || n.attrs.has("activation_affine"))
+    return 0;
+  if (n.opType == "Conv" && n.inputs.size() <= kConvSumInput) return kConvSumInput;
+  if (n.opType == "MatMul" && n.inputs.size() >= 2 && n.inputs.size() <= kMatMulResidualInput)
+    return kMatMulResidualInput;
+  return 0;
 }
 
 }  // namespace
@@ -26,7 +33,7 @@ int fuseConvAdd(Graph* graph) {
     if (add.opType != "Add" || !add.domain.empty() || add.inputs.size() != 2 || add.outputs.size() != 1) continue;
     for (int side = 0; side < 2; ++side) {
       auto p = made.find(add.inputs[side]);
-      if (p == made.end() || !pass::readOnce(uses, add.inputs[side]) || !fusableConv(g.nodes[p->second])) continue;
+      if (p == made.end() || !pass::readOnce(uses, add.inputs[side]) || !sumInputOf(g.nodes[p->second])) continue;
       candidates.emplace_back(i, side);
       break;
     }
@@ -37,7 +44,7 @@ int fuseConvAdd(Graph* graph) {
   // modulo 3 (a rounded size, e.g. stride 2 then 2x upsampling, matches the input's only at
   // some; each dim its own size, so H and W swapped differ), or equal when every dim is
   // given. A size where they differ after all is a clear error
-  // at planning (Conv's shape function checks Z), not a wrong result.
+  // at planning (Conv's and MatMul's shape functions check Z), not a wrong result.
   constexpr int64_t kProbes[2] = {67, 90};
   const auto shapesA = pass::knownShapes(g, kProbes[0]);
   const auto shapesB = pass::knownShapes(g, kProbes[1]);
@@ -52,13 +59,13 @@ int fuseConvAdd(Graph* graph) {
     const std::string& y = add.inputs[side];
     const std::string& z = add.inputs[1 - side];
     if (!sameShape(shapesA, y, z) || !sameShape(shapesB, y, z)) continue;
-    // The fused Conv takes the Add's place, after both operands are made (topological order).
+    // The fused node takes the Add's place, after both operands are made (topological order).
     const size_t c = made.at(y);
-    Node conv = g.nodes[c];
-    conv.inputs.resize(kConvSumInput, "");  // no bias: ""
-    conv.inputs.push_back(z);
-    conv.outputs[0] = add.outputs[0];
-    g.nodes[i] = std::move(conv);
+    Node fused = g.nodes[c];
+    fused.inputs.resize(sumInputOf(fused), "");  // no bias: ""
+    fused.inputs.push_back(z);
+    fused.outputs[0] = add.outputs[0];
+    g.nodes[i] = std::move(fused);
     removed[c] = true;
     ++count;
   }

@@ -115,8 +115,9 @@ int fuseLayerNorm(Graph* graph) {
   if (matches.empty()) return 0;
   // gamma and beta must not broadcast x. Where x's shape is known (under both probes, as
   // FuseConvAdd checks its operands) its last dim must be their size and its rank at least
-  // theirs. Where it is not (PP-OCRv4 rec's come from Reshapes of computed shapes), they must
-  // be 1-D: then only an x whose last dim is not their size could differ, and there the
+  // theirs (PP-OCRv4 rec's come from Reshapes of shapes computed from its input's, known since
+  // KnownShapes computes small values). Where it is not (a shape from run-time values), they
+  // must be 1-D: then only an x whose last dim is not their size could differ, and there the
   // unfused graph broadcasts or fails while LayerNormalization fails with a clear shape error.
   const auto shapesA = pass::knownShapes(g, 67), shapesB = pass::knownShapes(g, 90);
   auto fits = [&](const Match& m) {

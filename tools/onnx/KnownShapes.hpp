@@ -1,7 +1,9 @@
 // The shapes a graph's values are known to have at import: graph inputs whose every dim is
-// given, initializers, and what the registered shape functions give from those, node by node.
-// A value missing from the map is not known (a dynamic dim, a shape that needs a value
-// computed at run time, a node whose shape function fails here). For passes whose rewrite is
+// given, initializers, and what the registered shape functions give from those, node by node,
+// with the values of small outputs (at most 1024 elements) of nodes whose inputs' values are
+// known computed on the CPU backend, as planning folds them (a Reshape's target computed from
+// its input's Shape). A value missing from the map is not known (a dynamic dim, a shape that
+// needs a value computed at run time, a node whose shape function fails here). For passes whose rewrite is
 // exact only for some shapes (FuseConvAdd).
 #pragma once
 #include <cstdint>

@@ -1,6 +1,6 @@
 // CPU MatMul: every distinct B matrix of the batch is packed (once at resize when B is
-// constant), then each output matrix is one packed GEMM (and the optional bias and fused
-// activation, ops/MatMul.hpp, applied to its rows while they are in cache). Many small matrices run one per
+// constant), then each output matrix is one packed GEMM (and the optional bias, residual Z
+// and fused activation, ops/MatMul.hpp, applied to its rows while they are in cache). Many small matrices run one per
 // thread; few large ones are each split over the pool.
 #include <vector>
 
@@ -82,9 +82,11 @@ class CpuMatMul final : public Execution {
     };
     const float* bias = inputs.size() > kMatMulBiasInput && inputs[kMatMulBiasInput]
                             ? inputs[kMatMulBiasInput]->data<float>() : nullptr;
-    // alpha, the bias and the activation go on rows [begin, end) of output matrix i, while
-    // they are in cache.
-    const bool finish = bias || act_.kind != FusedActivation::kNone || alpha_ != 1.f;
+    const float* z = inputs.size() > kMatMulResidualInput && inputs[kMatMulResidualInput]
+                         ? inputs[kMatMulResidualInput]->data<float>() : nullptr;
+    // alpha, the bias, Z and the activation go on rows [begin, end) of output matrix i,
+    // while they are in cache.
+    const bool finish = bias || z || act_.kind != FusedActivation::kNone || alpha_ != 1.f;
     auto finishRows = [&](int64_t i, int64_t begin, int64_t end) {
       for (int64_t m = begin; m < end; ++m) {
         float* row = y + (i * s.M + m) * s.N;
@@ -92,6 +94,10 @@ class CpuMatMul final : public Execution {
           for (int64_t n = 0; n < s.N; ++n) row[n] *= alpha_;
         if (bias)
           for (int64_t n = 0; n < s.N; ++n) row[n] += bias[n];
+        if (z) {
+          const float* zRow = z + (i * s.M + m) * s.N;
+          for (int64_t n = 0; n < s.N; ++n) row[n] += zRow[n];
+        }
         applyFusedActivation(act_, row, s.N);
       }
     };
@@ -130,7 +136,7 @@ class CpuMatMul final : public Execution {
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {
-  if (inputs.size() < 2 || inputs.size() > 3 || !inputs[0] || !inputs[1]) return nullptr;
+  if (inputs.size() < 2 || inputs.size() > 4 || !inputs[0] || !inputs[1]) return nullptr;
   for (const Tensor* t : inputs)
     if (t && t->dtype() != DataType::kF32) return nullptr;
   FusedActivation act;

@@ -1,6 +1,6 @@
 // OpenCL MatMul (f32, plain buffers): numpy batching with broadcast batch dimensions; the
-// per-batch offsets of A and B are computed at planning time; the optional bias of
-// ops/MatMul.hpp added at the store (-DHAS_BIAS).
+// per-batch offsets of A and B are computed at planning time; the optional bias and residual
+// Z of ops/MatMul.hpp added at the store (-DHAS_BIAS, -DHAS_Z).
 #include <vector>
 
 #include "backends/opencl/Movement.hpp"
@@ -47,15 +47,17 @@ class OpenClMatMul final : public OpenClExecution {
     const int64_t outputCount = s.M * s.N * batch;
     const int lanes = splitReductionLanes(outputCount, s.K, cl()->deviceKind(), "TESSERA_OPENCL_SPLIT");
     const Tensor* bias = inputs.size() > kMatMulBiasInput ? inputs[kMatMulBiasInput] : nullptr;
+    const Tensor* z = inputs.size() > kMatMulResidualInput ? inputs[kMatMulResidualInput] : nullptr;
     KernelOptions options;
     if (bias) options.define("HAS_BIAS");
+    if (z) options.define("HAS_Z");
     options.define("ACTIVATION", static_cast<long long>(act_.kind)).defineFloat("ACT_A", act_.alpha).defineFloat("ACT_B", act_.beta);
     if (transB_) options.define("TRANS_B");
     if (alpha_ != 1.f) options.defineFloat("ALPHA", alpha_);
     TESSERA_RETURN_IF_ERROR(addKernel(lanes > 1 ? opencl::kernels::matmul::matmul_split : opencl::kernels::matmul::matmul,
                                       options, &k));
     k->tensor(inputs[0]).tensor(inputs[1]).tensor(outputs[0]).mem(aOffsets_.get()).mem(bOffsets_.get());
-    k->arg(s.M).arg(s.N).arg(s.K).arg(batch).tensor(bias ? bias : inputs[1]);
+    k->arg(s.M).arg(s.N).arg(s.K).arg(batch).tensor(bias ? bias : inputs[1]).tensor(z ? z : inputs[1]);
     if (lanes > 1) {
       k->arg(lanes);
       countSplitReductionPlan();
@@ -73,7 +75,7 @@ class OpenClMatMul final : public OpenClExecution {
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
-  if (inputs.size() < 2 || inputs.size() > 3 || !inputs[0] || !inputs[1]) return nullptr;
+  if (inputs.size() < 2 || inputs.size() > 4 || !inputs[0] || !inputs[1]) return nullptr;
   for (const Tensor* t : inputs)
     if (t && t->dtype() != DataType::kF32) return nullptr;
   MatMulShape s;

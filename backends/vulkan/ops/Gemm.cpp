@@ -49,7 +49,9 @@ class VulkanGemm final : public VulkanExecution {
     const int lanes = vkops::matmulLanes(vk().deviceKind(), blocks, K, &p);
     return dispatch(lanes > 1 ? vkshaders::matmul_SPLIT : vkshaders::matmul_BLOCK,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]),
-                     VulkanBackend::binding(c ? c : in[0]), VulkanBackend::binding(out[0])}, p, blocks * lanes);
+                     VulkanBackend::binding(c ? c : in[0]), VulkanBackend::binding(out[0]),
+                     VulkanBackend::binding(in[0])},  // matmul.comp's z, unread (P[30] = 0)
+                    p, blocks * lanes);
   }
 
  private:

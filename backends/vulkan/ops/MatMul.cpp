@@ -1,5 +1,5 @@
 // Vulkan MatMul (numpy semantics: 1-D operands, batch broadcasting up to 4 batch dims; the
-// optional bias and fused activation of ops/MatMul.hpp).
+// optional bias, residual Z and fused activation of ops/MatMul.hpp).
 // Kernel: shaders/vulkan/matmul.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "backends/vulkan/ops/MatMulLanes.hpp"
@@ -50,9 +50,12 @@ class VulkanMatMul final : public VulkanExecution {
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(as[d]) : 0u);
     for (int d = 0; d < 4; ++d) p.push_back(d < br ? vkops::u32(bs[d]) : 0u);
     const int lanes = vkops::matmulLanes(vk().deviceKind(), blocks, ms.K, &p, act_);
+    const Tensor* z = in.size() > kMatMulResidualInput ? in[kMatMulResidualInput] : nullptr;
+    p.push_back(z ? 1u : 0u);
     return dispatch(lanes > 1 ? vkshaders::matmul_SPLIT : vkshaders::matmul_BLOCK,
                     {VulkanBackend::binding(in[0]), VulkanBackend::binding(in[1]),
-                     VulkanBackend::binding(bias ? bias : in[0]), VulkanBackend::binding(out[0])},
+                     VulkanBackend::binding(bias ? bias : in[0]), VulkanBackend::binding(out[0]),
+                     VulkanBackend::binding(z ? z : in[0])},
                     p, blocks * lanes);
   }
 
