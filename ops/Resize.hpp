@@ -31,6 +31,11 @@ struct ResizeParams {
   static Status parse(const Node& node, ResizeParams* out);
 };
 
+// Not ONNX: Resize (opset 11 and later) may take a fifth input Z of exactly the output's
+// shape, added to the resized values, y = resize(X) + Z (tools/onnx/FuseConvAdd: a feature
+// pyramid's upsampled map plus its lateral one, as Conv's and MatMul's Z).
+constexpr size_t kResizeSumInput = 4;
+
 // The output shape and, per axis, the scale and region of interest used by the taps.
 struct ResizeGeometry {
   Shape input, output;

@@ -1,14 +1,15 @@
 // Resize / Upsample on NC4HW4 over H and W: every mode (nearest, linear, cubic) and
 // coordinate rule reduces to per-axis taps precomputed on the host (ops/Resize.hpp):
 // up to 4 (index, weight) pairs per output row and column; index -1 marks a coordinate
-// outside the input (tf_crop_and_resize), which takes the extrapolation value.
+// outside the input (tf_crop_and_resize), which takes the extrapolation value. -DHAS_Z adds
+// the sum Z (ops/Resize.hpp, the output's shape and storage) to every value.
 #include "common.h"
 
 // global: (C4 * outW, N * outH)
 __kernel void resize_nc4(NC4_IN(src), NC4_OUT(dst), __global const int4* hIdx,
                          __global const float4* hW, __global const int4* wIdx,
                          __global const float4* wW, int C, int inH, int inW, int outH, int outW,
-                         float extrapolation, int height) {
+                         float extrapolation, int height, NC4_IN(z)) {
   const int x = get_global_id(0), y = get_global_id(1);
   const int C4 = (C + 3) / 4;
   const int outWidth = C4 * outW;
@@ -37,6 +38,9 @@ __kernel void resize_nc4(NC4_IN(src), NC4_OUT(dst), __global const int4* hIdx,
       acc += hws[i] * row;
     }
   }
+#ifdef HAS_Z
+  acc += LOAD4(z, x, y, outWidth);
+#endif
   const int c = c4 * 4;
   if (c + 4 > C) {
     acc.y = c + 1 < C ? acc.y : 0.f;

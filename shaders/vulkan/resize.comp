@@ -4,9 +4,12 @@
 // floats: count (-1 outside), 4 input indices, 4 weights, unused.
 // PLAIN: buffers, any rank <= 6, one element an invocation.
 // P: 0 count, 1 rank (<= 6), 2..7 out dims, 8..13 in dims, 14..19 table offsets (floats),
-//    20 extrapolation value
+//    20 extrapolation value, 21 hasZ
 // IMAGE: NC4HW4 images resized along H and W only, one pixel (4 channels) an invocation.
-// P: 0 pixels, 1 C, 2..3 in H W, 4..5 out H W, 6..7 table offsets of H and W, 20 extrapolation
+// P: 0 pixels, 1 C, 2..3 in H W, 4..5 out H W, 6..7 table offsets of H and W, 20 extrapolation,
+//    21 hasZ
+// With hasZ, binding 3 is the sum Z (ops/Resize.hpp, the output's shape and storage), added to
+// every value; without, the op binds a placeholder there.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -14,6 +17,7 @@
 NC4_IN(0, x);
 F32_IN(1, taps);
 NC4_OUT(2, y);
+NC4_IN(3, z);
 
 void main() {
   uint i = gid();
@@ -22,8 +26,9 @@ void main() {
   ivec4 p = pixelOf(i, gy);
   int eh = pint(6) + p.z * 10, ew = pint(7) + p.w * 10;
   int nh = int(taps[eh]), nw = int(taps[ew]);
-  if (nh < 0 || nw < 0) { store_y(gy, p.x, p.y, p.z, p.w, vec4(pfloat(20))); return; }
-  vec4 acc = vec4(0.0);
+  vec4 plus = pint(21) != 0 ? load_z(gy, p.x, p.y, p.z, p.w) : vec4(0.0);
+  if (nh < 0 || nw < 0) { store_y(gy, p.x, p.y, p.z, p.w, vec4(pfloat(20)) + plus); return; }
+  vec4 acc = plus;
   for (int a = 0; a < nh; ++a) {
     int iy = int(taps[eh + 1 + a]);
     float wy = taps[eh + 5 + a];
@@ -36,6 +41,7 @@ void main() {
 TENSOR_IN(0, x);
 F32_IN(1, taps);
 TENSOR_OUT(2, y);
+TENSOR_IN(3, z);
 
 void main() {
   uint i = gid();
@@ -45,13 +51,14 @@ void main() {
   int counts[6];
   uint rem = i;
   int total = 1;
+  float plus = pint(21) != 0 ? LD(z[i]) : 0.0;
   for (int d = rank - 1; d >= 0; --d) {
     uint dim = P[2 + d];
     int o = int(rem % dim);
     rem /= dim;
     entry[d] = pint(14 + d) + o * 10;
     counts[d] = int(taps[entry[d]]);
-    if (counts[d] < 0) { y[i] = ST(pfloat(20)); return; }
+    if (counts[d] < 0) { y[i] = ST(pfloat(20) + plus); return; }
     total *= counts[d];
   }
   float acc = 0.0;
@@ -67,6 +74,6 @@ void main() {
     }
     acc += wgt * LD(x[off]);
   }
-  y[i] = ST(acc);
+  y[i] = ST(acc + plus);
 }
 #endif

@@ -1,6 +1,7 @@
 // Resize / Upsample: nearest and linear against naive references, cubic and every mode
 // checked for plane independence (a packed 5-channel batch equals each plane resized on
-// its own), legacy Upsample forms, and a rank-3 input.
+// its own), legacy Upsample forms, a rank-3 input, and the sum Z of ops/Resize.hpp on every
+// backend.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -140,6 +141,44 @@ TEST(ResizeOp, Rank3AndErrors) {
   // Neither scales nor sizes.
   r = runOp("Resize", {x}, a, 1, BackendType::kCPU, {}, 13);
   EXPECT_FALSE(r.status.isOk());
+}
+
+// The sum Z (ops/Resize.hpp, FuseConvAdd: a feature pyramid's upsampled map plus its lateral
+// one) on every backend: resize(x) + Z against the CPU's plain resize (tested above against
+// naive references) plus Z added here. Nearest 2x and linear on NC4HW4 (channels not a
+// multiple of 4, batch 2, odd sizes), and a rank-3 linear resize (Vulkan's plain build; OpenCL
+// leaves rank 3 to the CPU, so there only the values are checked).
+TEST(ResizeOp, SumZOnEveryBackend) {
+  struct Case { Shape x; std::vector<float> scales; const char* mode; bool rank4; };
+  const Case cases[] = {{{2, 6, 5, 7}, {1, 1, 2, 2}, "nearest", true},
+                        {{1, 3, 4, 6}, {1, 1, 2, 1.5f}, "linear", true},
+                        {{2, 5, 7}, {1, 1, 2}, "linear", false}};
+  uint32_t seed = 70;
+  for (const Case& c : cases) {
+    Attributes a;
+    a.setString("mode", c.mode);
+    const Tensor x = randomTensor(c.x, seed++), scales = floats(c.scales);
+    OpRun plain = runOp("Resize", {x, none(), scales}, a, 1, BackendType::kCPU, {false, false, true}, 13);
+    ASSERT_TRUE(plain.status.isOk()) << plain.status.message();
+    const Tensor z = randomTensor(plain.outputs[0].shape(), seed++, -3.f, 3.f);
+    Tensor expected = Tensor::hostAllocate(z.shape(), DataType::kF32);
+    for (int64_t i = 0; i < z.elementCount(); ++i)
+      expected.data<float>()[i] = plain.outputs[0].data<float>()[i] + z.data<float>()[i];
+    const std::string what = shapeToString(c.x) + " " + c.mode;
+    for (BackendType backend : availableBackends()) {
+      OpRun r = runOp("Resize", {x, none(), scales, none(), z}, a, 1, backend, {false, false, true, false, false}, 13);
+      ASSERT_TRUE(r.status.isOk()) << what << ": " << r.status.message();
+      if (c.rank4 || backend != BackendType::kOpenCL)
+        for (const auto& n : r.report.nodes) EXPECT_EQ(n.backend, backend) << what;
+      expectClose(r.outputs[0], expected, 1e-5, 1e-5, what + " + Z on " + backendTypeName(backend));
+    }
+  }
+  // A Z of another shape, or on an opset-10 Resize, is an error naming it.
+  const Tensor x = randomTensor({1, 2, 3, 3}, 1);
+  OpRun r = runOp("Resize", {x, none(), floats({1, 1, 2, 2}), none(), randomTensor({1, 2, 6, 5}, 2)}, {}, 1,
+                  BackendType::kCPU, {false, false, true, false, false}, 13);
+  ASSERT_FALSE(r.status.isOk());
+  EXPECT_NE(r.status.message().find("sum Z"), std::string::npos) << r.status.message();
 }
 
 }  // namespace

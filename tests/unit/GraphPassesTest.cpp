@@ -340,9 +340,10 @@ TEST(FuseConvAdd, LeavesSharedOutputsBroadcastsUnknownShapesAndFusedActivations)
   Graph changed = *build(g);
   EXPECT_EQ(fuseConvAdd(&changed), 0);
 
-  // Dynamic sizes: Y and Z whose shapes differ for some input sizes (a stride-2 conv
-  // upsampled 2x matches x only at even sizes; x with H and W swapped only when square; a
-  // mean over H broadcasts) stay an Add.
+  // Dynamic sizes: Y and Z whose shapes differ for some input sizes where the Add would still
+  // work (x with H and W swapped, the same only when square; a mean over H broadcasts) stay an
+  // Add. A stride-2 conv upsampled 2x matches x at sizes the stride divides and cannot be added
+  // to it at others (neither dim 1), so the graph fails there fused or not: that one fuses.
   GraphBuilder dynamic;
   dynamic.input("x", DataType::kF32, {-1, 3, -1, -1});
   const std::string wd = dynamic.constant("w", randomTensor({3, 3, 3, 3}, 1));
@@ -379,7 +380,28 @@ TEST(FuseConvAdd, LeavesSharedOutputsBroadcastsUnknownShapesAndFusedActivations)
   EXPECT_NE(odd.at(upConv), odd.at("x"));
   ASSERT_TRUE(even.count(mean));
   EXPECT_EQ(even.at(mean), (Shape{90, 3, 1, 102}));  // broadcasts against the conv's output
-  EXPECT_EQ(fuseConvAdd(&changed), 0);
+  const Graph unfused = changed;
+  EXPECT_EQ(fuseConvAdd(&changed), 1);
+  int withZ = 0;
+  for (const Node& n : changed.nodes) withZ += n.opType == "Conv" && n.inputs.size() == 4 && n.inputs[3] == "x";
+  EXPECT_EQ(withZ, 1);
+  // Same answers where the sizes fit, an error in both where they do not.
+  for (const Shape& s : {Shape{1, 3, 6, 6}, Shape{2, 3, 7, 7}}) {  // square: the transposed sum works
+    std::unique_ptr<Session> a, b;
+    ASSERT_TRUE(Session::create(std::make_shared<Graph>(unfused), {}, &a).isOk());
+    ASSERT_TRUE(Session::create(std::make_shared<Graph>(changed), {}, &b).isOk());
+    const Tensor x = randomTensor(s, 3);
+    std::map<std::string, Tensor> outA, outB;
+    const Status stA = a->run({{"x", x}}, &outA), stB = b->run({{"x", x}}, &outB);
+    const std::string what = shapeToString(s);
+    if (s[2] % 2 == 0) {
+      ASSERT_TRUE(stA.isOk() && stB.isOk()) << what << ": " << stA.message() << " / " << stB.message();
+      for (const auto& kv : outA) expectClose(outB[kv.first], kv.second, 1e-5, 1e-5, what + " " + kv.first);
+    } else {
+      EXPECT_FALSE(stA.isOk()) << what;
+      EXPECT_FALSE(stB.isOk()) << what;
+    }
+  }
 }
 
 // Dynamic sizes whose Y and Z agree at every size (a residual block of convs that keep the

@@ -134,6 +134,20 @@ TEST(VulkanImages, ResizeAlongHeightAndWidth) {
   }
 }
 
+// With the sum Z (ops/Resize.hpp) also arriving as an image, as a feature pyramid's lateral
+// map does.
+TEST(VulkanImages, ResizeWithSumZ) {
+  TESSERA_REQUIRE_VULKAN();
+  const Tensor none(Shape{}, DataType::kUnknown);
+  for (const char* mode : {"nearest", "linear"}) {
+    Attributes a;
+    a.setString("mode", mode);
+    expectImageOpMatchesCpu("Resize", {randomTensor({2, 5, 7, 9}, 93), none, floats({4}, {1.f, 1.f, 2.f, 0.5f}), none,
+                                       randomTensor({2, 5, 14, 4}, 94)},
+                            {true, false, false, false, true}, a);
+  }
+}
+
 TEST(VulkanImages, ConcatAlongEachAxis) {
   TESSERA_REQUIRE_VULKAN();
   // A ragged channel count before the last input: the buffer path, same answers.

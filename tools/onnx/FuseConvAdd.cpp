@@ -2,20 +2,22 @@
 
 #include "ops/Conv.hpp"
 #include "ops/MatMul.hpp"
+#include "ops/Resize.hpp"
 #include "tools/onnx/GraphPass.hpp"
 #include "tools/onnx/KnownShapes.hpp"
 
 namespace tessera {
 namespace {
 
-// The index Z takes in a Conv or MatMul that has no Z and no fused activation yet; 0 for
-// any other node.
+// The index Z takes in a Conv, MatMul or Resize (opset 11 on) that has no Z and no fused
+// activation yet; 0 for any other node.
 size_t sumInputOf(const Node& n) {
   if (!n.domain.empty() || n.outputs.size() != 1 || n.attrs.has("activation") || n.attrs.has("activation_affine"))
     return 0;
   if (n.opType == "Conv" && n.inputs.size() <= kConvSumInput) return kConvSumInput;
   if (n.opType == "MatMul" && n.inputs.size() >= 2 && n.inputs.size() <= kMatMulResidualInput)
     return kMatMulResidualInput;
+  if (n.opType == "Resize" && n.opset >= 11 && n.inputs.size() <= kResizeSumInput) return kResizeSumInput;
   return 0;
 }
 
@@ -43,14 +45,48 @@ int fuseConvAdd(Graph* graph) {
   // not): equal with the inputs' dynamic dims at two sets of sizes unlike in parity and
   // modulo 3 (a rounded size, e.g. stride 2 then 2x upsampling, matches the input's only at
   // some; each dim its own size, so H and W swapped differ), or equal when every dim is
-  // given. A size where they differ after all is a clear error
-  // at planning (Conv's and MatMul's shape functions check Z), not a wrong result.
+  // given. Or, for a feature pyramid's sums (a map upsampled from a coarser level plus the
+  // lateral one), equal at two sets of sizes that are multiples of 64 and, at each of the two
+  // sets above, equal, or of one rank and unequal in some dim where neither is 1 (the Add
+  // cannot broadcast), or not known (a node before them failed its shape check at those sizes,
+  // such as the pyramid's first sum): where they differ the graph fails, fused or not. A size
+  // where they differ after all is a clear error at planning (Conv's, MatMul's and Resize's
+  // shape functions check Z), not a wrong result.
   constexpr int64_t kProbes[2] = {67, 90};
   const auto shapesA = pass::knownShapes(g, kProbes[0]);
   const auto shapesB = pass::knownShapes(g, kProbes[1]);
-  auto sameShape = [](const std::map<std::string, Shape>& shapes, const std::string& a, const std::string& b) {
-    auto as = shapes.find(a), bs = shapes.find(b);
-    return as != shapes.end() && bs != shapes.end() && as->second == bs->second;
+  std::map<std::string, Shape> alignedA, alignedB;  // computed at the first pyramid candidate
+  auto shapesOf = [](const std::map<std::string, Shape>& shapes, const std::string& a, const std::string& b,
+                     const Shape** as, const Shape** bs) {
+    auto ai = shapes.find(a), bi = shapes.find(b);
+    if (ai == shapes.end() || bi == shapes.end()) return false;
+    *as = &ai->second;
+    *bs = &bi->second;
+    return true;
+  };
+  auto sameShape = [&](const std::map<std::string, Shape>& shapes, const std::string& a, const std::string& b) {
+    const Shape *as, *bs;
+    return shapesOf(shapes, a, b, &as, &bs) && *as == *bs;
+  };
+  auto cannotBroadcast = [&](const std::map<std::string, Shape>& shapes, const std::string& a, const std::string& b) {
+    const Shape *as, *bs;
+    if (!shapesOf(shapes, a, b, &as, &bs) || as->size() != bs->size()) return false;
+    for (size_t d = 0; d < as->size(); ++d)
+      if ((*as)[d] != (*bs)[d] && (*as)[d] != 1 && (*bs)[d] != 1) return true;
+    return false;
+  };
+  auto failsThere = [&](const std::map<std::string, Shape>& shapes, const std::string& a, const std::string& b) {
+    const Shape *as, *bs;
+    return !shapesOf(shapes, a, b, &as, &bs) || cannotBroadcast(shapes, a, b);
+  };
+  auto pyramidSum = [&](const std::string& a, const std::string& b) {
+    for (const auto* shapes : {&shapesA, &shapesB})
+      if (!sameShape(*shapes, a, b) && !failsThere(*shapes, a, b)) return false;
+    if (alignedA.empty()) {
+      alignedA = pass::knownShapes(g, 320, 64);
+      alignedB = pass::knownShapes(g, 576, 64);
+    }
+    return sameShape(alignedA, a, b) && sameShape(alignedB, a, b);
   };
   std::vector<bool> removed(g.nodes.size(), false);
   int count = 0;
@@ -58,7 +94,7 @@ int fuseConvAdd(Graph* graph) {
     const Node& add = g.nodes[i];
     const std::string& y = add.inputs[side];
     const std::string& z = add.inputs[1 - side];
-    if (!sameShape(shapesA, y, z) || !sameShape(shapesB, y, z)) continue;
+    if (!(sameShape(shapesA, y, z) && sameShape(shapesB, y, z)) && !pyramidSum(y, z)) continue;
     // The fused node takes the Add's place, after both operands are made (topological order).
     const size_t c = made.at(y);
     Node fused = g.nodes[c];

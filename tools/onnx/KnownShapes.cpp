@@ -39,7 +39,7 @@ std::unique_ptr<Backend> cpuBackend() {
 
 }  // namespace
 
-std::map<std::string, Shape> knownShapes(const Graph& g, int64_t probe) {
+std::map<std::string, Shape> knownShapes(const Graph& g, int64_t probe, int64_t step) {
   // Values as the shape functions see them: initializers with their data (a Reshape target),
   // small values computed from those, everything else a shape and dtype without data, as
   // during planning.
@@ -52,7 +52,7 @@ std::map<std::string, Shape> knownShapes(const Graph& g, int64_t probe) {
     Shape dims(in.dims.begin(), in.dims.end());
     bool known = true;
     for (int64_t& d : dims) {
-      if (d < 0 && probe > 0) d = probe + 6 * dynamicDims++;
+      if (d < 0 && probe > 0) d = probe + step * dynamicDims++;
       known = known && d >= 0;
     }
     if (known) values[in.name] = Tensor(dims, in.dtype);

@@ -16,11 +16,13 @@
 namespace tessera {
 namespace pass {
 
-// probe > 0: the graph inputs' dynamic dims take the values probe, probe + 6, probe + 12, ...
-// in order (each its own value, so that a transposed H and W differ; all alike modulo 2 and
-// 3). The shapes then hold for inputs of those sizes; a pass compares values under two
-// probes to see shapes that agree for any size, e.g. a residual block's two operands.
-std::map<std::string, Shape> knownShapes(const Graph& g, int64_t probe = 0);
+// probe > 0: the graph inputs' dynamic dims take the values probe, probe + step, probe +
+// 2 step, ... in order (each its own value, so that a transposed H and W differ; with step 6
+// all alike modulo 2 and 3). The shapes then hold for inputs of those sizes; a pass compares
+// values under two probes to see shapes that agree for any size, e.g. a residual block's two
+// operands, or under probes and steps that are multiples of 64 for sizes a network's strides
+// divide (a feature pyramid's levels).
+std::map<std::string, Shape> knownShapes(const Graph& g, int64_t probe = 0, int64_t step = 6);
 
 }  // namespace pass
 }  // namespace tessera

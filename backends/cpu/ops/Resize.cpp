@@ -4,7 +4,8 @@
 // output row combines the taps of its outer axes once, then walks the innermost axis.
 // 4-D f32 tensors run on NC4HW4, other ranks on NCHW. On NC4HW4 with batch and channels
 // unscaled (the usual case), the four channels of a block share every tap, so each output
-// pixel is one 4-wide sum (one 4-float copy for nearest).
+// pixel is one 4-wide sum (one 4-float copy for nearest). The optional sum Z (ops/Resize.hpp),
+// laid out as y, is added as each value is written.
 #include <algorithm>
 #include <vector>
 
@@ -37,6 +38,7 @@ class CpuResize final : public Execution {
   void selectLayouts(const std::vector<Layout>&, const Tensors& inputs, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
     selectPackedData(inputs, true, in, out);
+    if (in->size() > kResizeSumInput) (*in)[kResizeSumInput] = (*out)[0];  // Z as y is laid out
   }
 
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
@@ -60,8 +62,10 @@ class CpuResize final : public Execution {
     if (!tablesReady_) TESSERA_RETURN_IF_ERROR(buildTables(inputs, *outputs[0]));
     const float* x = inputs[0]->data<float>();
     float* y = outputs[0]->data<float>();
+    const Tensor* zt = input(inputs, static_cast<int>(kResizeSumInput));
+    const float* z = zt ? zt->data<float>() : nullptr;  // laid out as y
     if (blockwise_) {
-      runBlockwise(x, y, outputs[0]->shape());
+      runBlockwise(x, z, y, outputs[0]->shape());
       zeroPaddingLanes(y, yAddr_);
       return Status::ok();
     }
@@ -80,9 +84,10 @@ class CpuResize final : public Execution {
         bool outside = false;
         const int n = combineOuterTaps(row, 0, outShape, combos, &yRow, &outside);
         for (int64_t j = 0; j < innerCount; ++j) {
-          float* dst = y + yRow + inner.outOffset[j];
+          const int64_t at = yRow + inner.outOffset[j];
+          const float plus = z ? z[at] : 0.f;
           const int count = inner.count[j];
-          if (outside || count < 0) { *dst = extrapolation; continue; }
+          if (outside || count < 0) { y[at] = extrapolation + plus; continue; }
           const Tap* taps = inner.taps.data() + j * 4;
           float sum = 0.f;
           for (int c = 0; c < n; ++c) {
@@ -91,7 +96,7 @@ class CpuResize final : public Execution {
             for (int k = 0; k < count; ++k) part += taps[k].weight * src[taps[k].offset];
             sum += combos[c].weight * part;
           }
-          *dst = sum;
+          y[at] = sum + plus;
         }
       }
     }, 4);
@@ -141,7 +146,7 @@ class CpuResize final : public Execution {
 
   // NC4HW4, batch and channel axes unscaled: rows are (n, channel block, outer spatial
   // indices), every tap a 4-lane load at lane 0 of its pixel.
-  void runBlockwise(const float* x, float* y, const Shape& outShape) {
+  void runBlockwise(const float* x, const float* z, float* y, const Shape& outShape) {
     const int rank = static_cast<int>(outShape.size());
     const int64_t blocks = channelBlocks(outShape[1]);
     int64_t outer = 1;
@@ -159,12 +164,14 @@ class CpuResize final : public Execution {
         bool outside = false;
         const int c = combineOuterTaps(row % outer, 2, outShape, combos, &yRow, &outside);
         for (int64_t j = 0; j < innerCount; ++j) {
-          float* dst = y + yRow + inner.outOffset[j];
+          const int64_t at = yRow + inner.outOffset[j];
+          float* dst = y + at;
+          const Float4 plus = z ? loadFloat4(z + at) : splatFloat4(0.f);
           const int count = inner.count[j];
-          if (outside || count < 0) { storeFloat4(dst, extrapolation); continue; }
+          if (outside || count < 0) { storeFloat4(dst, extrapolation + plus); continue; }
           const Tap* taps = inner.taps.data() + j * 4;
           if (c == 1 && count == 1 && taps[0].weight == 1.f) {  // nearest
-            storeFloat4(dst, loadFloat4(x + combos[0].offset + taps[0].offset));
+            storeFloat4(dst, loadFloat4(x + combos[0].offset + taps[0].offset) + plus);
             continue;
           }
           Float4 sum = splatFloat4(0.f);
@@ -174,7 +181,7 @@ class CpuResize final : public Execution {
             for (int k = 0; k < count; ++k) part += splatFloat4(taps[k].weight) * loadFloat4(src + taps[k].offset);
             sum += splatFloat4(combos[i].weight) * part;
           }
-          storeFloat4(dst, sum);
+          storeFloat4(dst, sum + plus);
         }
       }
     }, 4);
@@ -225,6 +232,8 @@ class CpuResize final : public Execution {
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {
   if (inputs.empty() || !inputs[0] || inputs[0]->dtype() != DataType::kF32) return nullptr;
   if (inputs[0]->rank() < 1 || inputs[0]->rank() > kMaxRank) return nullptr;
+  if (inputs.size() > kResizeSumInput && inputs[kResizeSumInput] && inputs[kResizeSumInput]->dtype() != DataType::kF32)
+    return nullptr;
   ResizeParams p;
   if (!ResizeParams::parse(node, &p).isOk()) return nullptr;
   return std::make_unique<CpuResize>(b, p);

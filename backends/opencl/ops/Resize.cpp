@@ -1,5 +1,6 @@
 // OpenCL Resize / Upsample (f32, rank 4, resizing H and W only; roi/scales/sizes known at
-// planning) on NC4HW4. The taps come from ops/Resize.hpp, the same as every backend's.
+// planning) on NC4HW4, plus the optional sum Z (ops/Resize.hpp). The taps come from
+// ops/Resize.hpp, the same as every backend's.
 #include <cmath>
 #include <vector>
 
@@ -58,6 +59,7 @@ class OpenClResize final : public OpenClExecution {
                      std::vector<Layout>* out) const override {
     in->assign(available.size(), Layout::kNCHW);
     (*in)[0] = Layout::kNC4HW4;
+    if (in->size() > kResizeSumInput) (*in)[kResizeSumInput] = Layout::kNC4HW4;  // Z as y
     (*out)[0] = Layout::kNC4HW4;
   }
 
@@ -70,11 +72,15 @@ class OpenClResize final : public OpenClExecution {
     const Tensor* x = inputs[0];
     const Tensor* y = outputs[0];
     const Nc4Geometry xg = nc4Geometry(x->shape()), yg = nc4Geometry(y->shape());
+    // The sum Z (ops/Resize.hpp), or x in its place, unread without -DHAS_Z.
+    const Tensor* z = inputs.size() > kResizeSumInput ? inputs[kResizeSumInput] : nullptr;
+    KernelOptions options;
+    options.storage("src", x).storage("dst", y).storage("z", z ? z : x);
+    if (z) options.define("HAS_Z");
     ClKernel* k = nullptr;
-    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::resize::resize_nc4,
-                                      KernelOptions().storage("src", x).storage("dst", y), &k));
+    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::resize::resize_nc4, options, &k));
     k->tensor(x).tensor(y).mem(hIdx_.get()).mem(hW_.get()).mem(wIdx_.get()).mem(wW_.get());
-    k->arg(xg.c).arg(xg.h).arg(xg.w).arg(yg.h).arg(yg.w).arg(extrapolation_).arg(yg.height());
+    k->arg(xg.c).arg(xg.h).arg(xg.w).arg(yg.h).arg(yg.w).arg(extrapolation_).arg(yg.height()).tensor(z ? z : x);
     return dispatchNc4(k, yg);
   }
 
@@ -87,6 +93,8 @@ class OpenClResize final : public OpenClExecution {
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
   const Tensor* x = inputs.empty() ? nullptr : inputs[0];
   if (!x || x->dtype() != DataType::kF32 || x->rank() != 4) return nullptr;
+  if (inputs.size() > kResizeSumInput && inputs[kResizeSumInput] && inputs[kResizeSumInput]->dtype() != DataType::kF32)
+    return nullptr;
   ResizeParams p;
   if (!ResizeParams::parse(node, &p).isOk()) return nullptr;
   auto input = [&](int i) -> const Tensor* {

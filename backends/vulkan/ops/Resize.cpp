@@ -1,6 +1,7 @@
 // Vulkan Resize / Upsample: per-axis taps from resizeAxisTaps (the same ones the CPU uses),
 // uploaded once at resize time as a table. Resizes of H and W only (rank 3-4) run on NC4HW4
-// images when the input comes as one. Kernel: shaders/vulkan/resize.comp.
+// images when the input comes as one; the optional sum Z (ops/Resize.hpp) is added as the
+// values are stored. Kernel: shaders/vulkan/resize.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Resize.hpp"
 #include "vulkan/shaders/resize.hpp"
@@ -19,6 +20,7 @@ class VulkanResize final : public VulkanExecution {
   void selectLayouts(const std::vector<Layout>& available, const Tensors&, std::vector<Layout>* in,
                      std::vector<Layout>* out) const override {
     vkops::followImages(images_, available, in, out);
+    if (in->size() > kResizeSumInput) (*in)[kResizeSumInput] = (*out)[0];  // Z as y is stored
   }
 
   Status onResize(const Tensors& in, const Tensors& out) override {
@@ -34,6 +36,9 @@ class VulkanResize final : public VulkanExecution {
         table.push_back(0.f);
       }
     }
+    // The sum Z (ops/Resize.hpp), or x in its place, unread (P[21] = 0).
+    const Tensor* z = in.size() > kResizeSumInput ? in[kResizeSumInput] : nullptr;
+    const VulkanBinding zb = VulkanBackend::binding(z ? z : in[0]);
     VulkanBinding taps;
     if (in[0]->layout() == Layout::kNC4HW4) {  // axes H (rank 4) and W: a 1-tap H for rank 3
       if (rank == 3) {
@@ -46,7 +51,8 @@ class VulkanResize final : public VulkanExecution {
       for (int64_t v : {gx.c, gx.h, gx.w, gy.h, gy.w, offsets[2], offsets[3]}) p.push_back(vkops::u32(v));
       p.resize(20, 0u);
       p.push_back(floatBits(params_.extrapolationValue));
-      return dispatch(vkshaders::resize_IMAGE, {VulkanBackend::binding(in[0]), taps, VulkanBackend::binding(out[0])},
+      p.push_back(z ? 1u : 0u);
+      return dispatch(vkshaders::resize_IMAGE, {VulkanBackend::binding(in[0]), taps, VulkanBackend::binding(out[0]), zb},
                       p, gy.width() * gy.height());
     }
     TESSERA_RETURN_IF_ERROR(vk().planConstant(table.data(), table.size() * sizeof(float), &taps));
@@ -56,7 +62,9 @@ class VulkanResize final : public VulkanExecution {
     vkops::push6(p, geometry_.input, 1);
     vkops::push6(p, offsets);
     p.push_back(floatBits(params_.extrapolationValue));
-    return dispatch(vkshaders::resize_PLAIN, {VulkanBackend::binding(in[0]), taps, VulkanBackend::binding(out[0])}, p, n);
+    p.push_back(z ? 1u : 0u);
+    return dispatch(vkshaders::resize_PLAIN, {VulkanBackend::binding(in[0]), taps, VulkanBackend::binding(out[0]), zb},
+                    p, n);
   }
 
  private:
@@ -77,7 +85,9 @@ bool imageResizable(Backend* b, const ResizeParams& p, const ResizeGeometry& g, 
           taps[o].weight[0] != 1.f)
         return false;
   }
-  return vkops::imagesFit(b, {inputs[0], outputs[0]});
+  Tensors all = {inputs[0], outputs[0]};
+  if (inputs.size() > kResizeSumInput && inputs[kResizeSumInput]) all.push_back(inputs[kResizeSumInput]);
+  return vkops::imagesFit(b, all);
 }
 
 const Tensor* inputAt(const Tensors& in, int i) {
@@ -86,6 +96,8 @@ const Tensor* inputAt(const Tensors& in, int i) {
 
 TESSERA_VK_CREATOR(createResize) {
   if (!inputs[0] || inputs[0]->dtype() != DataType::kF32 || !allFloat32(outputs) || !vkops::fits32(outputs)) return nullptr;
+  if (inputs.size() > kResizeSumInput && inputs[kResizeSumInput] && inputs[kResizeSumInput]->dtype() != DataType::kF32)
+    return nullptr;
   if (inputs[0]->rank() == 0 || inputs[0]->rank() > vkops::kMaxRank) return nullptr;
   ResizeParams p;
   if (!ResizeParams::parse(node, &p).isOk()) return nullptr;
