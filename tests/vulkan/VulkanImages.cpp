@@ -163,6 +163,13 @@ TEST(VulkanImages, ConcatAlongEachAxis) {
     expectImageOpMatchesCpu("Concat", {randomTensor(s1, 95), randomTensor(s2, 96), randomTensor(s3, 97)},
                             {true, true, false}, a);
   }
+  // Along C, two to four images are one dispatch (concat_channels.comp), five a copy each.
+  std::vector<Tensor> inputs;
+  for (int k = 0; k < 5; ++k) inputs.push_back(randomTensor({2, k == 4 ? 5 : 4 * (k + 1), 3, 7}, 98 + k));
+  for (size_t count : {2, 4, 5}) {
+    const std::vector<Tensor> some(inputs.end() - static_cast<std::ptrdiff_t>(count), inputs.end());
+    expectImageOpMatchesCpu("Concat", some, std::vector<bool>(count, true), c);
+  }
 }
 
 }  // namespace

@@ -1,10 +1,16 @@
 // OpenCL Concat: on NC4HW4 (f32, rank 3-4) when an input already is, each input's pixels
-// copied into place (along channels only when the channel offsets are whole blocks of 4);
+// copied into place (along channels only when the channel offsets are whole blocks of 4; two
+// to four inputs along channels in one kernel, concat_channels);
 // else on plain buffers (any element type), each input copied as rows into its place.
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "backends/opencl/Movement.hpp"
 #include "ops/Concat.hpp"
 #include "tessera/Registry.hpp"
 #include "kernels/concat.hpp"
+#include "kernels/concat_channels.hpp"
 #include "kernels/reshape.hpp"
 
 namespace tessera {
@@ -46,7 +52,32 @@ class OpenClConcat final : public OpenClExecution {
   }
 
  private:
+  // Two to four inputs along C: one kernel over the output's pixels.
+  Status concatChannels(const Tensors& inputs, const Tensor* y) {
+    const Nc4Geometry yg = nc4Geometry(y->shape());
+    KernelOptions options;
+    options.storage("dst", y);
+    for (size_t k = 0; k < 4; ++k) options.storage("src" + std::to_string(k), inputs[k < inputs.size() ? k : 0]);
+    ClKernel* k = nullptr;
+    TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::concat_channels::concat_channels, options, &k));
+    for (size_t i = 0; i < 4; ++i) k->tensor(inputs[i < inputs.size() ? i : 0]);  // placeholders never read
+    k->tensor(y).arg(yg.w).arg(yg.c4()).arg(yg.height());
+    int64_t first = 0;
+    std::vector<int64_t> firsts, blocks;
+    for (size_t i = 0; i < 4; ++i) {
+      firsts.push_back(i < inputs.size() ? first / 4 : INT32_MAX);
+      blocks.push_back(i < inputs.size() ? nc4Geometry(inputs[i]->shape()).c4() : 1);
+      if (i < inputs.size()) first += inputs[i]->dim(1);
+    }
+    k->arg(firsts[1]).arg(firsts[2]).arg(firsts[3]);
+    for (int64_t b : blocks) k->arg(b);
+    return dispatchNc4(k, yg);
+  }
+
   Status resizeNc4(const Tensors& inputs, const Tensor* y) {
+    bool empty = false;
+    for (const Tensor* x : inputs) empty = empty || x->elementCount() == 0;
+    if (axis_ == 1 && inputs.size() >= 2 && inputs.size() <= 4 && !empty) return concatChannels(inputs, y);
     const Nc4Geometry yg = nc4Geometry(y->shape());
     // Which geometry field the axis is: rank 4 N C H W; rank 3 N C W.
     const int field = y->rank() == 3 && axis_ == 2 ? 3 : static_cast<int>(axis_);

@@ -1,9 +1,10 @@
 // Vulkan Concat: one copy per input into its place in the output. NC4HW4 images (rank 3-4,
 // along N, H, W, or along C when every input but the last has a multiple of 4 channels)
-// copy pixels; the rest are strided copies of buffers.
-// Kernels: shaders/vulkan/image_place.comp, strided_copy.comp.
+// copy pixels, two to four images along C in one dispatch; the rest are strided copies of
+// buffers. Kernels: shaders/vulkan/image_place.comp, concat_channels.comp, strided_copy.comp.
 #include "backends/vulkan/VulkanOps.hpp"
 #include "ops/Concat.hpp"
+#include "vulkan/shaders/concat_channels.hpp"
 #include "vulkan/shaders/image_place.hpp"
 
 namespace tessera {
@@ -35,7 +36,29 @@ class VulkanConcat final : public VulkanExecution {
     return Status::ok();
   }
 
+  // Two to four inputs along C: one dispatch over the output's pixels (concat_channels.comp).
+  Status concatChannels(const Tensors& in, const Tensor* out) {
+    const Nc4Geometry gy = nc4Geometry(out->shape());
+    std::vector<uint32_t> p = {vkops::u32(gy.width() * gy.height()), vkops::u32(gy.c), vkops::u32(gy.h),
+                               vkops::u32(gy.w)};
+    std::vector<VulkanBinding> b;
+    for (size_t k = 0; k < 4; ++k) {
+      p.push_back(vkops::u32(k < in.size() ? in[k]->dim(1) : 0));
+      b.push_back(VulkanBackend::binding(in[k < in.size() ? k : 0]));  // placeholders never read
+    }
+    int64_t first = 0;
+    for (size_t k = 0; k < 4; ++k) {
+      p.push_back(k < in.size() ? vkops::u32(first / 4) : 0x7fffffffu);
+      if (k < in.size()) first += in[k]->dim(1);
+    }
+    b.push_back(VulkanBackend::binding(out));
+    return dispatch(vkshaders::concat_channels, b, p, gy.width() * gy.height());
+  }
+
   Status placeImages(const Tensors& in, const Tensor* out) {
+    bool empty = false;
+    for (const Tensor* t : in) empty = empty || t->elementCount() == 0;
+    if (axis_ == 1 && in.size() >= 2 && in.size() <= 4 && !empty) return concatChannels(in, out);
     const Nc4Geometry gy = nc4Geometry(out->shape());
     int64_t offset = 0;  // along the axis, in elements (channels: a multiple of 4)
     for (const Tensor* t : in) {
