@@ -88,13 +88,19 @@ int fuseConvAdd(Graph* graph) {
     }
     return sameShape(alignedA, a, b) && sameShape(alignedB, a, b);
   };
+  // Every candidate is judged on the graph as it came, then the fusions are made.
+  std::vector<std::pair<size_t, int>> fusions;
+  for (const auto& [i, side] : candidates) {
+    const std::string& y = g.nodes[i].inputs[side];
+    const std::string& z = g.nodes[i].inputs[1 - side];
+    if ((sameShape(shapesA, y, z) && sameShape(shapesB, y, z)) || pyramidSum(y, z)) fusions.emplace_back(i, side);
+  }
   std::vector<bool> removed(g.nodes.size(), false);
   int count = 0;
-  for (const auto& [i, side] : candidates) {
+  for (const auto& [i, side] : fusions) {
     const Node& add = g.nodes[i];
     const std::string& y = add.inputs[side];
     const std::string& z = add.inputs[1 - side];
-    if (!(sameShape(shapesA, y, z) && sameShape(shapesB, y, z)) && !pyramidSum(y, z)) continue;
     // The fused node takes the Add's place, after both operands are made (topological order).
     const size_t c = made.at(y);
     Node fused = g.nodes[c];
