@@ -783,6 +783,7 @@ Status Session::Impl::planMemory() {
   // storage, and how many tensors not yet past their last use hold each owner's storage.
   std::map<const Tensor*, Tensor*> ownerOf;
   std::map<const Tensor*, int> holders;
+  std::set<const Tensor*> dynamic;  // acquired DYNAMIC here: only such storage is shared
   auto ownerOfTensor = [&](Tensor* t) {
     auto o = ownerOf.find(t);
     return o == ownerOf.end() ? t : o->second;
@@ -794,7 +795,8 @@ Status Session::Impl::planMemory() {
     return owner->backend()->onReleaseBuffer(owner, StorageType::kDynamic);
   };
   // Output 0 of step `s` takes input 0's storage where the execution only passes the bytes on
-  // and both are intermediate tensors of one backend, layout and dtype.
+  // and both are intermediate tensors of one backend, layout and dtype (never STATIC storage:
+  // its release as DYNAMIC would hand it to another tensor).
   auto share = [&](const Step& s, Tensor* t) {
     Tensor* from = s.inputs.empty() ? nullptr : s.inputs[0];
     if (!from || s.outputs[0] != t || !s.exec->outputIsInputBytes() || keep.count(from) || from->isConstant() ||
@@ -802,7 +804,7 @@ Status Session::Impl::planMemory() {
         from->byteSize() != t->byteSize())
       return false;
     Tensor* owner = ownerOfTensor(from);
-    if (!t->backend()->onShareBuffer(t, owner)) return false;
+    if (!dynamic.count(owner) || !t->backend()->onShareBuffer(t, owner)) return false;
     ownerOf[t] = owner;
     holders.emplace(owner, 1).first->second += 1;
     report.sharedStorage.push_back("'" + t->name() + "' takes the storage of '" + owner->name() + "' (" + s.label + ")");
@@ -834,6 +836,7 @@ Status Session::Impl::planMemory() {
         }
         if (share(s, t)) continue;
         TESSERA_RETURN_IF_ERROR(t->backend()->onAcquireBuffer(t, StorageType::kDynamic));
+        dynamic.insert(t);
         report.intermediateBytes += t->byteSize();
       }
       const uint64_t recorded = seg.backend->recordedDispatches();
