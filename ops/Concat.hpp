@@ -1,5 +1,6 @@
 // Concat: joins inputs of equal rank along one axis.
 #pragma once
+#include "tessera/Backend.hpp"
 #include "tessera/Graph.hpp"
 #include "tessera/Status.hpp"
 
@@ -14,5 +15,16 @@ struct ConcatParams {
     return Status::ok();
   }
 };
+
+// The GPU backends' NC4HW4 Concat along channels (axis 1) reads two to four inputs in one
+// kernel (Vulkan concat_channels.comp, OpenCL concat_channels.cl: four bindings); with more,
+// or an empty input, each input is a copy of its own.
+constexpr size_t kConcatInputsInOneKernel = 4;
+inline bool concatInOneKernel(const Tensors& inputs, int64_t axis) {
+  if (axis != 1 || inputs.size() < 2 || inputs.size() > kConcatInputsInOneKernel) return false;
+  for (const Tensor* t : inputs)
+    if (t->elementCount() == 0) return false;
+  return true;
+}
 
 }  // namespace tessera

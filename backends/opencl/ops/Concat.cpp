@@ -57,14 +57,16 @@ class OpenClConcat final : public OpenClExecution {
     const Nc4Geometry yg = nc4Geometry(y->shape());
     KernelOptions options;
     options.storage("dst", y);
-    for (size_t k = 0; k < 4; ++k) options.storage("src" + std::to_string(k), inputs[k < inputs.size() ? k : 0]);
+    for (size_t k = 0; k < kConcatInputsInOneKernel; ++k)
+      options.storage("src" + std::to_string(k), inputs[k < inputs.size() ? k : 0]);
     ClKernel* k = nullptr;
     TESSERA_RETURN_IF_ERROR(addKernel(opencl::kernels::concat_channels::concat_channels, options, &k));
-    for (size_t i = 0; i < 4; ++i) k->tensor(inputs[i < inputs.size() ? i : 0]);  // placeholders never read
+    for (size_t i = 0; i < kConcatInputsInOneKernel; ++i)  // placeholders past the count are never read
+      k->tensor(inputs[i < inputs.size() ? i : 0]);
     k->tensor(y).arg(yg.w).arg(yg.c4()).arg(yg.height());
     int64_t first = 0;
     std::vector<int64_t> firsts, blocks;
-    for (size_t i = 0; i < 4; ++i) {
+    for (size_t i = 0; i < kConcatInputsInOneKernel; ++i) {
       firsts.push_back(i < inputs.size() ? first / 4 : INT32_MAX);
       blocks.push_back(i < inputs.size() ? nc4Geometry(inputs[i]->shape()).c4() : 1);
       if (i < inputs.size()) first += inputs[i]->dim(1);
@@ -75,9 +77,7 @@ class OpenClConcat final : public OpenClExecution {
   }
 
   Status resizeNc4(const Tensors& inputs, const Tensor* y) {
-    bool empty = false;
-    for (const Tensor* x : inputs) empty = empty || x->elementCount() == 0;
-    if (axis_ == 1 && inputs.size() >= 2 && inputs.size() <= 4 && !empty) return concatChannels(inputs, y);
+    if (concatInOneKernel(inputs, axis_)) return concatChannels(inputs, y);
     const Nc4Geometry yg = nc4Geometry(y->shape());
     // Which geometry field the axis is: rank 4 N C H W; rank 3 N C W.
     const int field = y->rank() == 3 && axis_ == 2 ? 3 : static_cast<int>(axis_);

@@ -42,12 +42,12 @@ class VulkanConcat final : public VulkanExecution {
     std::vector<uint32_t> p = {vkops::u32(gy.width() * gy.height()), vkops::u32(gy.c), vkops::u32(gy.h),
                                vkops::u32(gy.w)};
     std::vector<VulkanBinding> b;
-    for (size_t k = 0; k < 4; ++k) {
+    for (size_t k = 0; k < kConcatInputsInOneKernel; ++k) {
       p.push_back(vkops::u32(k < in.size() ? in[k]->dim(1) : 0));
       b.push_back(VulkanBackend::binding(in[k < in.size() ? k : 0]));  // placeholders never read
     }
     int64_t first = 0;
-    for (size_t k = 0; k < 4; ++k) {
+    for (size_t k = 0; k < kConcatInputsInOneKernel; ++k) {
       p.push_back(k < in.size() ? vkops::u32(first / 4) : 0x7fffffffu);
       if (k < in.size()) first += in[k]->dim(1);
     }
@@ -56,9 +56,7 @@ class VulkanConcat final : public VulkanExecution {
   }
 
   Status placeImages(const Tensors& in, const Tensor* out) {
-    bool empty = false;
-    for (const Tensor* t : in) empty = empty || t->elementCount() == 0;
-    if (axis_ == 1 && in.size() >= 2 && in.size() <= 4 && !empty) return concatChannels(in, out);
+    if (concatInOneKernel(in, axis_)) return concatChannels(in, out);
     const Nc4Geometry gy = nc4Geometry(out->shape());
     int64_t offset = 0;  // along the axis, in elements (channels: a multiple of 4)
     for (const Tensor* t : in) {
