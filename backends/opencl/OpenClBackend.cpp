@@ -143,9 +143,10 @@ Status OpenClBackend::onReleaseBuffer(Tensor* t, StorageType storage) {
 }
 
 bool OpenClBackend::onShareBuffer(Tensor* t, const Tensor* from) {
-  // Buffers only: an NC4HW4 image's texels are not the tensor's row-major bytes.
+  // Buffers only: an NC4HW4 image's texels are not the tensor's row-major bytes. (Layout,
+  // dtype, size and that `from` is live DYNAMIC storage the Session has checked.)
   ClStorage* s = OpenClBackend::storage(from);
-  if (!s || s->image || s->free || t->layout() != from->layout()) return false;
+  if (!s || s->image) return false;
   t->setHostData(nullptr);
   t->setDevice(this, s);
   return true;

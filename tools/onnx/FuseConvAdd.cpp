@@ -55,33 +55,28 @@ int fuseConvAdd(Graph* graph) {
   constexpr int64_t kProbes[2] = {67, 90};
   const auto shapesA = pass::knownShapes(g, kProbes[0]);
   const auto shapesB = pass::knownShapes(g, kProbes[1]);
-  std::map<std::string, Shape> alignedA, alignedB;  // computed at the first pyramid candidate
-  auto shapesOf = [](const std::map<std::string, Shape>& shapes, const std::string& a, const std::string& b,
-                     const Shape** as, const Shape** bs) {
-    auto ai = shapes.find(a), bi = shapes.find(b);
-    if (ai == shapes.end() || bi == shapes.end()) return false;
-    *as = &ai->second;
-    *bs = &bi->second;
-    return true;
+  using Shapes = std::map<std::string, Shape>;
+  Shapes alignedA, alignedB;  // computed at the first candidate that needs them
+  auto find = [](const Shapes& shapes, const std::string& v) {
+    auto it = shapes.find(v);
+    return it == shapes.end() ? nullptr : &it->second;
   };
-  auto sameShape = [&](const std::map<std::string, Shape>& shapes, const std::string& a, const std::string& b) {
-    const Shape *as, *bs;
-    return shapesOf(shapes, a, b, &as, &bs) && *as == *bs;
+  auto sameShape = [&](const Shapes& shapes, const std::string& a, const std::string& b) {
+    const Shape *as = find(shapes, a), *bs = find(shapes, b);
+    return as && bs && *as == *bs;
   };
-  auto cannotBroadcast = [&](const std::map<std::string, Shape>& shapes, const std::string& a, const std::string& b) {
-    const Shape *as, *bs;
-    if (!shapesOf(shapes, a, b, &as, &bs) || as->size() != bs->size()) return false;
+  // Equal, or the Add fails at these sizes: an operand unknown (a node before failed its shape
+  // check) or, of one rank, a dim unequal where neither is 1.
+  auto equalOrAddFails = [&](const Shapes& shapes, const std::string& a, const std::string& b) {
+    const Shape *as = find(shapes, a), *bs = find(shapes, b);
+    if (!as || !bs || *as == *bs) return true;
+    if (as->size() != bs->size()) return false;
     for (size_t d = 0; d < as->size(); ++d)
       if ((*as)[d] != (*bs)[d] && (*as)[d] != 1 && (*bs)[d] != 1) return true;
     return false;
   };
-  auto failsThere = [&](const std::map<std::string, Shape>& shapes, const std::string& a, const std::string& b) {
-    const Shape *as, *bs;
-    return !shapesOf(shapes, a, b, &as, &bs) || cannotBroadcast(shapes, a, b);
-  };
   auto pyramidSum = [&](const std::string& a, const std::string& b) {
-    for (const auto* shapes : {&shapesA, &shapesB})
-      if (!sameShape(*shapes, a, b) && !failsThere(*shapes, a, b)) return false;
+    if (!equalOrAddFails(shapesA, a, b) || !equalOrAddFails(shapesB, a, b)) return false;
     if (alignedA.empty()) {
       alignedA = pass::knownShapes(g, 320, 64);
       alignedB = pass::knownShapes(g, 576, 64);

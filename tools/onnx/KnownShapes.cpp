@@ -43,7 +43,8 @@ std::map<std::string, Shape> knownShapes(const Graph& g, int64_t probe, int64_t 
   // Values as the shape functions see them: initializers with their data (a Reshape target),
   // small values computed from those, everything else a shape and dtype without data, as
   // during planning.
-  const std::unique_ptr<Backend> cpu = cpuBackend();
+  std::unique_ptr<Backend> cpu;  // made at the first node to compute (most graphs have none)
+  bool cpuTried = false;
   std::map<std::string, Tensor> values;
   for (const auto& kv : g.initializers) values[kv.first] = kv.second;
   int64_t dynamicDims = 0;
@@ -76,9 +77,13 @@ std::map<std::string, Shape> knownShapes(const Graph& g, int64_t probe, int64_t 
     bool inputsKnown = true;
     for (const Tensor* t : inputs) inputsKnown = inputsKnown && (!t || t->data());
     const bool builtin = node.domain.empty() || node.domain == "ai.onnx";
-    if (!computed && inputsKnown && builtin && cpu) {
+    if (!computed && inputsKnown && builtin) {
+      if (!cpuTried) {
+        cpu = cpuBackend();
+        cpuTried = true;
+      }
       std::vector<Tensor> folded = outs;
-      if (fold(cpu.get(), node, inputs, &folded)) outs = std::move(folded);
+      if (cpu && fold(cpu.get(), node, inputs, &folded)) outs = std::move(folded);
     }
     for (size_t i = 0; i < outs.size(); ++i)
       if (!node.outputs[i].empty()) values[node.outputs[i]] = outs[i];
