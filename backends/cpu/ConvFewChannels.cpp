@@ -5,201 +5,26 @@
 #include <string>
 
 #include "backends/cpu/ClaimedTasks.hpp"
+#include "backends/cpu/ConvFewChannelsRow.hpp"
 #include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
 #include "tessera/ThreadPool.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
 #define TESSERA_FEW_CHANNELS_X86 1
 #endif
 
 namespace tessera {
 namespace {
 
-constexpr int kGroup = 16;  // output channels per vector
-constexpr int kMaxKernelRows = 16;
-// Output pixels per register tile: 12 independent accumulator chains. With 4, each chain's 27
-// dependent multiply-adds (3x3 window, 3 channels) held the kernel at one FMA a cycle, half
-// the core's rate (det's first conv, 1 thread: 1.11 -> 0.84 ms); 12 rather than 8 loads each
-// weight vector for 12 multiply-adds instead of 8 (640x640 at 2 threads, 8 interleaved
-// rounds: 0.385-0.486 ms, was 0.411-0.480); 16 measured the same as 12 and spills.
-constexpr int kPixels = 12;
-
-// Everything one output row needs.
-struct RowGeometry {
-  int64_t H, W, OH, OW, KH, KW, sh, sw, dh, dw, ph, pw;
-  int64_t px, cs;  // x's pixel and channel strides: 4 and 1 (NC4HW4), or 1 and H*W (NCHW)
-  int64_t outBlocks, yBlockStride, owLo, owHi;
-};
-
-#ifdef TESSERA_FEW_CHANNELS_X86
-// Stores the 16 channels of `acc` (one pixel) into the `blocks` NC4HW4 blocks at y.
-__attribute__((target("avx512f"))) inline void storePixel(__m512 acc, float* y, int64_t blockStride, int64_t blocks) {
-  alignas(64) float v[kGroup];
-  _mm512_store_ps(v, acc);
-  for (int64_t q = 0; q < blocks; ++q) std::memcpy(y + q * blockStride, v + q * 4, 4 * sizeof(float));
-}
-
-// One output pixel with every bounds check (a row's edges and its last few pixels).
-template <int C>
-__attribute__((target("avx512f"))) void convPixel(const RowGeometry& g, const float* x, const float* w, __m512 acc,
-                                                  float* yRow, int64_t blocks, int64_t oh, int64_t ow) {
-  for (int64_t kh = 0; kh < g.KH; ++kh) {
-    const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
-    if (ih < 0 || ih >= g.H) continue;
-    for (int64_t kw = 0; kw < g.KW; ++kw) {
-      const int64_t iw = ow * g.sw - g.pw + kw * g.dw;
-      if (iw < 0 || iw >= g.W) continue;
-      const float* xp = x + (ih * g.W + iw) * g.px;
-      const float* wp = w + (kh * g.KW + kw) * C * kGroup;
-      for (int c = 0; c < C; ++c)
-        acc = _mm512_fmadd_ps(_mm512_set1_ps(xp[c * g.cs]), _mm512_loadu_ps(wp + c * kGroup), acc);
-    }
-  }
-  storePixel(acc, yRow + ow * 4, g.yBlockStride, blocks);
-}
-
-// Four pixels' accumulators (a0..a3, pixel p's blocks 0..3) into y: block q of the four
-// pixels is 16 contiguous floats (maskz: the plain shuffle's undefined pass-through trips
-// GCC 12's uninitialised check). The accumulators come by value: through a pointer GCC kept
-// the whole tile's array on the stack, a store and a load of each accumulator per tile.
-__attribute__((target("avx512f"), always_inline)) inline void storeFourPixels(__m512 a0, __m512 a1, __m512 a2, __m512 a3,
-                                                                              float* y, int64_t blockStride,
-                                                                              int64_t blocks) {
-  const __m512 t0 = _mm512_maskz_shuffle_f32x4(0xFFFF, a0, a1, 0x44), t1 = _mm512_maskz_shuffle_f32x4(0xFFFF, a0, a1, 0xEE);
-  const __m512 t2 = _mm512_maskz_shuffle_f32x4(0xFFFF, a2, a3, 0x44), t3 = _mm512_maskz_shuffle_f32x4(0xFFFF, a2, a3, 0xEE);
-  _mm512_storeu_ps(y, _mm512_maskz_shuffle_f32x4(0xFFFF, t0, t2, 0x88));
-  if (blocks == 4) {  // 16 or more output channels left: no tests between the stores
-    _mm512_storeu_ps(y + blockStride, _mm512_maskz_shuffle_f32x4(0xFFFF, t0, t2, 0xDD));
-    _mm512_storeu_ps(y + 2 * blockStride, _mm512_maskz_shuffle_f32x4(0xFFFF, t1, t3, 0x88));
-    _mm512_storeu_ps(y + 3 * blockStride, _mm512_maskz_shuffle_f32x4(0xFFFF, t1, t3, 0xDD));
-    return;
-  }
-  if (blocks > 1) _mm512_storeu_ps(y + blockStride, _mm512_maskz_shuffle_f32x4(0xFFFF, t0, t2, 0xDD));
-  if (blocks > 2) _mm512_storeu_ps(y + 2 * blockStride, _mm512_maskz_shuffle_f32x4(0xFFFF, t1, t3, 0x88));
-}
-
-// The rows of x that output row oh reads (those inside x) and each one's weights.
-struct WindowRows {
-  int count = 0;
-  const float* x[kMaxKernelRows][4];  // per input channel, at the current tile's first tap
-  const float* w[kMaxKernelRows];  // [kw][C][16]
-};
-
-// a[p] += every tap of `rows` for the tile's pixel p (all its columns inside x). STEP, when
-// not 0, is the distance between two pixels' inputs known at compile time, for 3-wide windows
-// over NCHW with dilation 1 (the usual first conv): the taps unroll into straight-line code
-// with constant offsets, no loop counters or address arithmetic between the FMAs. ROWS, when
-// not 0, is rows.count known at compile time (a 3x3 window's rows all inside x): the rows
-// unroll too (as a loop, GCC rotated the accumulators between registers from one row to the
-// next). With storeFourPixels taking its accumulators by value, det's first conv at 2
-// threads went 0.62 -> 0.47 ms; the two were measured together, not apart.
-template <int C, int STEP, int ROWS, int P>
-__attribute__((target("avx512f"), always_inline)) inline void accumulate(const RowGeometry& g, const WindowRows& rows,
-                                                                          __m512 (&a)[P]) {
-  const int64_t kwCount = STEP ? 3 : g.KW;
-  const int64_t step = STEP ? STEP : g.sw * g.px;
-  const int64_t tap = STEP ? 1 : g.dw * g.px;
-  const int rowCount = ROWS ? ROWS : rows.count;
-#pragma GCC unroll 3
-  for (int i = 0; i < rowCount; ++i) {
-    const float* wr = rows.w[i];
-    // One base pointer per channel: with STEP known, every tap and pixel is then a constant
-    // displacement from it.
-#pragma GCC unroll 4
-    for (int c = 0; c < C; ++c) {
-      const float* xc = rows.x[i][c];
-#pragma GCC unroll 3
-      for (int64_t kw = 0; kw < kwCount; ++kw) {
-        const __m512 wv = _mm512_loadu_ps(wr + (kw * C + c) * kGroup);
-        const float* xp = xc + kw * tap;
-#pragma GCC unroll 16  // all kPixels: the accumulators must stay in registers
-        for (int p = 0; p < P; ++p) a[p] = _mm512_fmadd_ps(_mm512_set1_ps(xp[p * step]), wv, a[p]);
-      }
-    }
-  }
-}
-
-// The row's tiles of kPixels pixels from `ow` (`rows` at the tile's first tap) up to owHi;
-// returns where they stopped. `rows` is a copy each tile moves along; with ROWS known, every
-// loop over it unrolls. (Leaving the row pointers fixed and adding each tile's offset instead
-// measured slower at 2 threads: docs/PERFORMANCE.md, session 18.)
-template <int C, int STEP, int ROWS>
-__attribute__((target("avx512f"), always_inline)) inline int64_t convTiles(const RowGeometry& g, WindowRows rows,
-                                                                            __m512 b, float* yRow, int64_t blocks,
-                                                                            int64_t ow) {
-  const int rowCount = ROWS ? ROWS : rows.count;
-  const int64_t advance = g.sw * g.px;
-  while (ow < g.owHi) {
-    // The last few pixels: one more tile ending at owHi, rewriting pixels already done with
-    // the same values (the one-pixel path is a single dependent chain, several times slower).
-    if (ow + kPixels > g.owHi) {
-      if (g.owHi - g.owLo < kPixels) break;
-#pragma GCC unroll 3
-      for (int i = 0; i < rowCount; ++i)
-        for (int c = 0; c < C; ++c) rows.x[i][c] -= (ow + kPixels - g.owHi) * advance;
-      ow = g.owHi - kPixels;
-    }
-    __m512 a[kPixels];
-    for (int p = 0; p < kPixels; ++p) a[p] = b;
-    accumulate<C, STEP, ROWS>(g, rows, a);
-#pragma GCC unroll 3
-    for (int i = 0; i < rowCount; ++i)
-      for (int c = 0; c < C; ++c) rows.x[i][c] += kPixels * advance;
-    for (int p = 0; p < kPixels; p += 4)
-      storeFourPixels(a[p], a[p + 1], a[p + 2], a[p + 3], yRow + (ow + p) * 4, g.yBlockStride, blocks);
-    ow += kPixels;
-  }
-  return ow;
-}
-
-// Output row `oh` of channel group `g16`: x and y at their batch, w the group's [tap][C][16].
-template <int C, int STEP>
-__attribute__((target("avx512f"))) void convRow(const RowGeometry& g, const float* x, const float* w,
-                                                const float* bias, float* y, int64_t oh, int64_t g16) {
-  const __m512 b = _mm512_loadu_ps(bias + g16 * kGroup);
-  const int64_t blocks = std::min<int64_t>(4, g.outBlocks - g16 * 4);
-  float* yRow = y + g16 * 4 * g.yBlockStride + oh * g.OW * 4;
-  WindowRows rows;
-  for (int64_t kh = 0; kh < g.KH; ++kh) {
-    const int64_t ih = oh * g.sh - g.ph + kh * g.dh;
-    if (ih < 0 || ih >= g.H) continue;
-    for (int c = 0; c < C; ++c) rows.x[rows.count][c] = x + ih * g.W * g.px + c * g.cs;
-    rows.w[rows.count++] = w + kh * g.KW * C * kGroup;
-  }
-  int64_t ow = 0;
-  for (; ow < g.owLo; ++ow) convPixel<C>(g, x, w, b, yRow, blocks, oh, ow);
-  // The rows' pointers move with the tile (constant displacements from them in the tile;
-  // offsets from fixed bases would each hold a register).
-  for (int i = 0; i < rows.count; ++i)
-    for (int c = 0; c < C; ++c) rows.x[i][c] += (ow * g.sw - g.pw) * g.px;
-  if (STEP && rows.count == 3)  // a 3x3 window's rows all inside x: most rows of an image
-    ow = convTiles<C, STEP, 3>(g, rows, b, yRow, blocks, ow);
-  else
-    ow = convTiles<C, STEP, 0>(g, rows, b, yRow, blocks, ow);
-  for (; ow < g.OW; ++ow) convPixel<C>(g, x, w, b, yRow, blocks, oh, ow);
-}
-
-// Row entry by input channel count and compile-time pixel step.
-template <int STEP>
-void convRowFor(int64_t C, const RowGeometry& g, const float* x, const float* w, const float* bias, float* y,
-                int64_t oh, int64_t g16) {
-  switch (C) {
-    case 1: convRow<1, STEP>(g, x, w, bias, y, oh, g16); break;
-    case 2: convRow<2, STEP>(g, x, w, bias, y, oh, g16); break;
-    case 3: convRow<3, STEP>(g, x, w, bias, y, oh, g16); break;
-    default: convRow<4, STEP>(g, x, w, bias, y, oh, g16); break;
-  }
-}
-#endif
+constexpr int kGroup = kFewChannelGroup;
 
 }  // namespace
 
 bool FewChannelConv::takes(const ConvShape& c) {
 #ifdef TESSERA_FEW_CHANNELS_X86
-  return cpuIsa() == CpuIsa::kAvx512 && c.window.rank == 2 && c.group == 1 && c.inChannels <= 4 &&
-         c.window.kernel[0] <= kMaxKernelRows;
+  return cpuIsa() != CpuIsa::kGeneric && c.window.rank == 2 && c.group == 1 && c.inChannels <= 4 &&
+         c.window.kernel[0] <= kFewChannelMaxKernelRows;
 #else
   (void)c;
   return false;
@@ -239,7 +64,7 @@ void FewChannelConv::run(ThreadPool& pool, const float* x, const float* bias, fl
   const float* w = weights_.get();
   for (int64_t m = 0; m < shape_.outChannels; ++m) bias_[m] = bias ? bias[m] : 0.f;
   const WindowGeometry& wg = shape_.window;
-  RowGeometry g;
+  FewChannelRowGeometry g;
   g.H = wg.input[0], g.W = wg.input[1], g.OH = wg.output[0], g.OW = wg.output[1];
   g.KH = wg.kernel[0], g.KW = wg.kernel[1], g.sh = wg.stride[0], g.sw = wg.stride[1];
   g.dh = wg.dilation[0], g.dw = wg.dilation[1], g.ph = wg.padBegin[0], g.pw = wg.padBegin[1];
@@ -250,19 +75,15 @@ void FewChannelConv::run(ThreadPool& pool, const float* x, const float* bias, fl
   g.owLo = owLo_;
   g.owHi = owHi_;
   const int64_t C = shape_.inChannels, taps = g.KH * g.KW, rows = shape_.batch * groups16_ * g.OH;
-  const bool stepKnown = g.px == 1 && g.KW == 3 && g.dw == 1 && (g.sw == 1 || g.sw == 2);
+  const int step = g.px == 1 && g.KW == 3 && g.dw == 1 && (g.sw == 1 || g.sw == 2) ? static_cast<int>(g.sw) : 0;
+  const auto row = cpuIsa() == CpuIsa::kAvx512 ? fewChannelRowAvx512 : fewChannelRowAvx2;
   runClaimedRanges(pool, rows, 2, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const int64_t oh = r % g.OH, g16 = (r / g.OH) % groups16_, n = r / (g.OH * groups16_);
       const float* xb = x + n * xAddr_.batchStride;
       const float* wg16 = w + g16 * taps * C * kGroup;
       float* yb = y + n * yAddr_.batchStride;
-      if (stepKnown && g.sw == 2)
-        convRowFor<2>(C, g, xb, wg16, bias_.data(), yb, oh, g16);
-      else if (stepKnown)
-        convRowFor<1>(C, g, xb, wg16, bias_.data(), yb, oh, g16);
-      else
-        convRowFor<0>(C, g, xb, wg16, bias_.data(), yb, oh, g16);
+      row(g, C, step, xb, wg16, bias_.data(), yb, oh, g16);
       const int64_t blocks = std::min<int64_t>(4, g.outBlocks - g16 * 4);
       for (int64_t q = 0; q < blocks; ++q)  // the row, still in cache
         applyFusedActivation(act, yb + (g16 * 4 + q) * g.yBlockStride + oh * g.OW * 4, g.OW * 4);

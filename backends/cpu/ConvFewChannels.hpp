@@ -1,11 +1,13 @@
 // 2-D convolutions with at most 4 input channels (a network's first conv on an RGB image) as
-// a direct kernel on the AVX-512 path: im2col would copy each pixel KH*KW times for a GEMM
-// whose K is only C*KH*KW (27 for 3x3 RGB). Here 16 output channels are one 512-bit vector:
-// each input value is broadcast once per tap and multiplied by the tap's 16 weights, twelve
-// output pixels at a time, and each four accumulators are transposed into four NC4HW4
-// blocks as they are stored. 3-wide windows with stride 1 or 2 over NCHW unroll every tap into
-// straight-line code with constant displacements; a row's last pixels are one more tile
-// that overlaps the one before it. The CPU's Conv takes this path for the shapes `suits` accepts.
+// a direct kernel on the AVX-512 and AVX2 paths: im2col would copy each pixel KH*KW times for
+// a GEMM whose K is only C*KH*KW (27 for 3x3 RGB). Here 16 output channels are one 512-bit
+// vector (two 256-bit ones on AVX2): each input value is broadcast once per tap and multiplied
+// by the tap's 16 weights, twelve output pixels at a time (six on AVX2), and the accumulators
+// are transposed into NC4HW4 blocks as they are stored. 3-wide windows with stride 1 or 2 over
+// NCHW unroll every tap into straight-line code with constant displacements; a row's last
+// pixels are one more tile that overlaps the one before it. The rows themselves are in
+// ConvFewChannelsAvx512.cpp and ConvFewChannelsAvx2.cpp; the CPU's Conv takes this path for
+// the shapes `suits` accepts.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -20,8 +22,8 @@ class ThreadPool;
 
 class FewChannelConv {
  public:
-  // 2-D, one group, 1-4 input channels, and the AVX-512 kernels in use: the Conv then asks
-  // for x as it comes (NCHW, as a user's image does: no conversion into NC4HW4 before it).
+  // 2-D, one group, 1-4 input channels, and the AVX-512 or AVX2 kernels in use: the Conv then
+  // asks for x as it comes (NCHW, as a user's image does: no conversion into NC4HW4 before it).
   static bool takes(const ConvShape& c);
   // And y in NC4HW4 (x in either layout).
   static bool suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y);

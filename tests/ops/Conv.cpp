@@ -214,8 +214,8 @@ TEST(ConvOp, Winograd3x3) {
   runConvCase({{1, 24, 6, 26}, 20, 1, valid, false}, seed++);
 }
 
-// 1-4 input channels: the CPU's direct kernel on AVX-512 (ConvFewChannels.hpp), with rows
-// wide enough for its twelve-pixel steps and their tails, more than 16 output channels (a
+// 1-4 input channels: the CPU's direct kernel on AVX-512 and AVX2 (ConvFewChannels.hpp), with
+// rows wide enough for its twelve-pixel steps (four on AVX2) and their tails, more than 16 output channels (a
 // ragged second group of 16), strides, dilation, asymmetric padding and batch 2.
 TEST(ConvOp, FewInputChannels) {
   const Window stem = {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}};
@@ -239,6 +239,10 @@ TEST(ConvOp, FewInputChannels) {
   runConvCase({{1, 3, 3, 18}, 16, 1, s1, false}, seed++);  // 16: a tile and an overlapping one
   runConvCase({{1, 3, 3, 14}, 16, 1, s1, true}, seed++);   // exactly one tile (12 pixels)
   runConvCase({{1, 3, 3, 26}, 16, 1, s1, false}, seed++);  // exactly two
+  // The same for AVX2's four-pixel tiles: one exactly, one and an overlapping one, none.
+  runConvCase({{1, 3, 3, 6}, 16, 1, s1, true}, seed++);
+  runConvCase({{2, 3, 3, 9}, 20, 1, s1, false}, seed++);
+  runConvCase({{1, 3, 3, 5}, 16, 1, s1, true}, seed++);
   runConvCase({{2, 3, 11, 35}, 12, 1, stem, true}, seed++);  // three NC4HW4 blocks a pixel
 }
 
