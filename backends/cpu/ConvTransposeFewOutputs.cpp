@@ -30,8 +30,24 @@ struct Row {
   float bias[Upsample2x2FewOutputs::kMaxOutputs];
 };
 
+// Pixels iw .. W - 1 of the row one at a time (the last few).
+template <int M>
+void lastPixels(const Row& r, int64_t iw) {
+  for (; iw < r.W; ++iw)
+    for (int m = 0; m < M; ++m)
+      for (int t = 0; t < kTaps; ++t) {
+        float s = r.bias[m];
+        for (int64_t b = 0; b < r.blocks; ++b)
+          for (int l = 0; l < 4; ++l)
+            if (r.lastBlock >> l & 1 || b + 1 < r.blocks)
+              s += r.x[b * r.xBlockStride + iw * 4 + l] * r.w[((b * M + m) * kTaps + t) * kVector + l];
+        r.y[m * r.yPlane + (t / 2) * r.OW + 2 * iw + t % 2] = s;
+      }
+}
+
 #ifdef TESSERA_FEW_OUTPUTS_X86
 #define TESSERA_FEW_INLINE __attribute__((target("avx512f"), always_inline)) inline
+#define TESSERA_FEW_AVX2_INLINE __attribute__((target("avx2,fma"), always_inline)) inline
 
 // Per 128-bit lane (one pixel), the sums of a0, a1, a2, a3's four lanes: [sum a0, sum a1,
 // sum a2, sum a3]. Zero-masked forms: GCC 12 warns on the plain ones' undefined operand.
@@ -77,21 +93,63 @@ __attribute__((target("avx512f"))) void pixels(const Row& r, int64_t iw) {
 }
 
 template <int M>
-__attribute__((target("avx512f"))) void rowOf(const Row& r) {
+__attribute__((target("avx512f"))) void rowOfAvx512(const Row& r) {
   int64_t iw = 0;
   for (; iw + 8 <= r.W; iw += 8) pixels<M, 2>(r, iw);
   for (; iw + 4 <= r.W; iw += 4) pixels<M, 1>(r, iw);
-  // The last 1-3 pixels one at a time.
-  for (; iw < r.W; ++iw)
+  lastPixels<M>(r, iw);
+}
+
+// AVX2: a 256-bit vector holds 2 input pixels x the 4 channels of one input block, the same
+// scheme at half the width (the weights' first 8 floats of each 16 are the 2-pixel form).
+// `lastBlock` lanes as a load mask.
+TESSERA_FEW_AVX2_INLINE __m256 loadBlock(const float* p, bool last, __m256i lastMask) {
+  return last ? _mm256_maskload_ps(p, lastMask) : _mm256_loadu_ps(p);
+}
+
+// 2G input pixels from column iw onto M output channels. Per pixel, three horizontal adds
+// sum each tap accumulator's 4 channel lanes into [tap 0, 1, 2, 3]; one permute puts row
+// 2ih's taps (kh 0) of both pixels in the low half and row 2ih + 1's in the high half.
+template <int M, int G>
+__attribute__((target("avx2,fma"))) void pixelsAvx2(const Row& r, int64_t iw, __m256i lastMask) {
+  __m256 acc[G][M][kTaps];
+  for (int g = 0; g < G; ++g)
+    for (int m = 0; m < M; ++m)
+      for (int t = 0; t < kTaps; ++t) acc[g][m][t] = _mm256_setzero_ps();
+  const float* xp = r.x + iw * 4;
+  const float* wp = r.w;
+  for (int64_t b = 0; b < r.blocks; ++b, xp += r.xBlockStride, wp += M * kTaps * kVector) {
+    const bool last = b + 1 == r.blocks;
+    __m256 xv[G];
+    for (int g = 0; g < G; ++g) xv[g] = loadBlock(xp + g * 8, last, lastMask);
     for (int m = 0; m < M; ++m)
       for (int t = 0; t < kTaps; ++t) {
-        float s = r.bias[m];
-        for (int64_t b = 0; b < r.blocks; ++b)
-          for (int l = 0; l < 4; ++l)
-            if (r.lastBlock >> l & 1 || b + 1 < r.blocks)
-              s += r.x[b * r.xBlockStride + iw * 4 + l] * r.w[((b * M + m) * kTaps + t) * kVector + l];
-        r.y[m * r.yPlane + (t / 2) * r.OW + 2 * iw + t % 2] = s;
+        const __m256 wv = _mm256_loadu_ps(wp + (m * kTaps + t) * kVector);
+        for (int g = 0; g < G; ++g) acc[g][m][t] = _mm256_fmadd_ps(xv[g], wv, acc[g][m][t]);
       }
+  }
+  const __m256i split = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+  for (int g = 0; g < G; ++g)
+    for (int m = 0; m < M; ++m) {
+      const __m256 h01 = _mm256_hadd_ps(acc[g][m][0], acc[g][m][1]);
+      const __m256 h23 = _mm256_hadd_ps(acc[g][m][2], acc[g][m][3]);
+      const __m256 sums = _mm256_add_ps(_mm256_hadd_ps(h01, h23), _mm256_set1_ps(r.bias[m]));
+      const __m256 rows = _mm256_permutevar8x32_ps(sums, split);
+      float* y0 = r.y + m * r.yPlane + 2 * (iw + 2 * g);
+      _mm_storeu_ps(y0, _mm256_castps256_ps128(rows));
+      _mm_storeu_ps(y0 + r.OW, _mm256_extractf128_ps(rows, 1));
+    }
+}
+
+template <int M>
+__attribute__((target("avx2,fma"))) void rowOfAvx2(const Row& r) {
+  const int lastLanes = __builtin_popcount(r.lastBlock & 0xF);
+  const __m256i lastMask = _mm256_cmpgt_epi32(_mm256_set1_epi32(lastLanes), _mm256_setr_epi32(0, 1, 2, 3, 0, 1, 2, 3));
+  int64_t iw = 0;
+  constexpr int G = M == 1 ? 2 : 1;  // accumulators: 4 G M of the 16 registers
+  for (; iw + 2 * G <= r.W; iw += 2 * G) pixelsAvx2<M, G>(r, iw, lastMask);
+  for (; iw + 2 <= r.W; iw += 2) pixelsAvx2<M, 1>(r, iw, lastMask);
+  lastPixels<M>(r, iw);
 }
 #endif
 
@@ -99,7 +157,7 @@ __attribute__((target("avx512f"))) void rowOf(const Row& r) {
 
 bool Upsample2x2FewOutputs::suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y) {
 #ifdef TESSERA_FEW_OUTPUTS_X86
-  return cpuIsa() == CpuIsa::kAvx512 && c.group == 1 && x.packed && !y.packed && c.outChannels <= kMaxOutputs &&
+  return cpuIsa() != CpuIsa::kGeneric && c.group == 1 && x.packed && !y.packed && c.outChannels <= kMaxOutputs &&
          isUpsample2x2(c.window);
 #else
   (void)c, (void)x, (void)y;
@@ -140,15 +198,22 @@ void Upsample2x2FewOutputs::run(ThreadPool& pool, const float* x, const float* b
   base.lastBlock = static_cast<__mmask16>(0x1111 * ((1u << lastLanes) - 1));  // those lanes of each pixel
   for (int64_t m = 0; m < M; ++m) base.bias[m] = bias ? bias[m] : 0.f;
   const bool activates = act.kind != FusedActivation::kNone || act.hasAffine();
+  const bool avx512 = cpuIsa() == CpuIsa::kAvx512;
   pool.parallelFor(rows, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
       const int64_t n = i / H, ih = i % H;
       Row r = base;
       r.x = x + n * xAddr_.batchStride + ih * r.W * kChannelPack;
       r.y = y + n * yAddr_.batchStride + 2 * ih * r.OW;
-      if (M == 1) rowOf<1>(r);
-      if (M == 2) rowOf<2>(r);
-      if (M == 3) rowOf<3>(r);
+      if (avx512) {
+        if (M == 1) rowOfAvx512<1>(r);
+        if (M == 2) rowOfAvx512<2>(r);
+        if (M == 3) rowOfAvx512<3>(r);
+      } else {
+        if (M == 1) rowOfAvx2<1>(r);
+        if (M == 2) rowOfAvx2<2>(r);
+        if (M == 3) rowOfAvx2<3>(r);
+      }
       if (activates)  // the two output rows of each channel just written, still in cache
         for (int64_t m = 0; m < M; ++m) applyFusedActivation(act, r.y + m * r.yPlane, 2 * r.OW);
     }

@@ -470,8 +470,9 @@ TEST(ConvTransposeOp, Upsample2x2Stride2) {
   runConvTransposeCase({2, 96, 2, 11}, 26, 1, up, {0, 0}, true, 412);
   runConvTransposeCase({1, 4, 1, 1}, 4, 1, up, {0, 0}, true, 413);
   runConvTransposeCase({1, 7, 3, 5}, 9, 1, up, {1, 1}, true, 414);
-  // 1-3 output channels (NCHW y, the CPU's few-outputs kernel on AVX-512): 8- and 4-pixel
-  // steps and a 1-3 pixel tail, input channels that end mid-block, batch 2.
+  // 1-3 output channels (NCHW y, the CPU's few-outputs kernel on AVX-512 and AVX2): 8- and
+  // 4-pixel steps (AVX2: 4 and 2) and a 1-3 pixel tail, input channels that end mid-block,
+  // batch 2.
   runConvTransposeCase({2, 24, 3, 15}, 1, 1, up, {0, 0}, true, 415);
   runConvTransposeCase({1, 5, 2, 13}, 2, 1, up, {0, 0}, true, 416);
   runConvTransposeCase({1, 9, 4, 6}, 3, 1, up, {0, 0}, false, 417);
