@@ -27,7 +27,8 @@ namespace {
 constexpr int64_t kMaxInputChannels = 64;  // a pass's weights (C x 8 blocks x 64 bytes) stay in L1
 constexpr int64_t kMaxShortK = 24;
 constexpr int64_t kMaxNarrowN = 32;
-constexpr int kMaxBlocksPerPass = 8;  // output blocks per pass: 2 x 8 accumulators
+constexpr int kMaxBlocksPerPass = 8;      // output blocks per pass: 2 x 8 accumulators
+constexpr int kMaxBlocksPerPassAvx2 = 5;  // 2 x 5 of 16 registers
 constexpr int64_t kVector = 16;       // floats per vector: 4 pixels x 4 channels
 constexpr int64_t kPixelStep = 8;     // pixels per pass: two vectors
 constexpr int64_t kMaxChunk = 128;    // pixels per task at most
@@ -89,8 +90,81 @@ __attribute__((target("avx512f"))) void pixelsTimesBlocks(const Geometry& g, con
   }
 }
 
-void blocksAt(int blocks, const Geometry& g, const float* x, const float* w, const float* bias, float* y, int64_t p,
-              int64_t mb0, int valid) {
+// AVX2: a vector is 2 pixels x 4 channels, the first 8 floats of the packed weights and bias
+// (their 4 repeats serve 2 here); 4 pixels a step, at most 5 output blocks a pass (10
+// accumulators, the input, its two spread channels and a weight fill the 16 registers).
+template <int L, int B>
+__attribute__((target("avx2,fma"), always_inline)) inline void channelTimesBlocksAvx2(__m256 x0, __m256 x1,
+                                                                                    const float* w,
+                                                                                    int64_t outBlocks,
+                                                                                    __m256 (&a0)[B],
+                                                                                    __m256 (&a1)[B]) {
+  const __m256 v0 = _mm256_permute_ps(x0, L * 0x55), v1 = _mm256_permute_ps(x1, L * 0x55);
+  const float* wl = w + L * outBlocks * kVector;
+#pragma GCC unroll 8
+  for (int j = 0; j < B; ++j) {
+    const __m256 wv = _mm256_loadu_ps(wl + j * kVector);
+    a0[j] = _mm256_fmadd_ps(v0, wv, a0[j]);
+    a1[j] = _mm256_fmadd_ps(v1, wv, a1[j]);
+  }
+}
+
+// Lanes of a 2-pixel vector: pixel (lane / 4) of the pair starting at `first` is below
+// `valid`, and channel (lane % 4) below `channels`; all ones where true.
+__attribute__((target("avx2"))) inline __m256i laneMask(int first, int valid, int channels) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i pixel = _mm256_add_epi32(_mm256_srli_epi32(lane, 2), _mm256_set1_epi32(first));
+  const __m256i channel = _mm256_and_si256(lane, _mm256_set1_epi32(3));
+  return _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(valid), pixel),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32(channels), channel));
+}
+
+// Output blocks mb0 .. mb0+B-1 at the `valid` (1..4) pixels from p.
+template <int B>
+__attribute__((target("avx2,fma"))) void pixelsTimesBlocksAvx2(const Geometry& g, const float* x, const float* w,
+                                                               const float* bias, float* y, int64_t p, int64_t mb0,
+                                                               int valid) {
+  const __m256i m0 = laneMask(0, valid, 4), m1 = laneMask(2, valid, 4);
+  const int lastChannels = 4 - g.padChannels;
+  const __m256i c0 = laneMask(0, valid, lastChannels), c1 = laneMask(2, valid, lastChannels);
+  __m256 a0[B], a1[B];
+#pragma GCC unroll 8
+  for (int j = 0; j < B; ++j) a0[j] = a1[j] = _mm256_loadu_ps(bias + (mb0 + j) * kVector);
+  const float* xp = x + p * 4;
+  const float* wb = w + mb0 * kVector;
+  // As on AVX-512: every block alike, the last one's padding channels loaded as 0.
+  for (int64_t cb = 0; cb < g.inBlocks; ++cb, xp += g.xBlockStride, wb += 4 * g.outBlocks * kVector) {
+    const bool last = cb + 1 == g.inBlocks;
+    const __m256 x0 = _mm256_maskload_ps(xp, last ? c0 : m0), x1 = _mm256_maskload_ps(xp + 8, last ? c1 : m1);
+    channelTimesBlocksAvx2<0, B>(x0, x1, wb, g.outBlocks, a0, a1);
+    channelTimesBlocksAvx2<1, B>(x0, x1, wb, g.outBlocks, a0, a1);
+    channelTimesBlocksAvx2<2, B>(x0, x1, wb, g.outBlocks, a0, a1);
+    channelTimesBlocksAvx2<3, B>(x0, x1, wb, g.outBlocks, a0, a1);
+  }
+  float* yp = y + mb0 * g.yBlockStride + p * 4;
+#pragma GCC unroll 8
+  for (int j = 0; j < B; ++j, yp += g.yBlockStride) {
+    _mm256_maskstore_ps(yp, m0, a0[j]);
+    _mm256_maskstore_ps(yp + 8, m1, a1[j]);
+  }
+}
+
+// One pass: `blocks` output blocks at the `valid` (1..kPixelStep) pixels from p.
+void blocksAt(bool avx512, int blocks, const Geometry& g, const float* x, const float* w, const float* bias, float* y,
+              int64_t p, int64_t mb0, int valid) {
+  if (!avx512) {
+    for (int64_t q = 0; q < valid; q += 4) {
+      const int v = std::min(4, valid - static_cast<int>(q));
+      switch (blocks) {
+        case 1: pixelsTimesBlocksAvx2<1>(g, x, w, bias, y, p + q, mb0, v); break;
+        case 2: pixelsTimesBlocksAvx2<2>(g, x, w, bias, y, p + q, mb0, v); break;
+        case 3: pixelsTimesBlocksAvx2<3>(g, x, w, bias, y, p + q, mb0, v); break;
+        case 4: pixelsTimesBlocksAvx2<4>(g, x, w, bias, y, p + q, mb0, v); break;
+        default: pixelsTimesBlocksAvx2<5>(g, x, w, bias, y, p + q, mb0, v); break;
+      }
+    }
+    return;
+  }
   switch (blocks) {
     case 1: return pixelsTimesBlocks<1>(g, x, w, bias, y, p, mb0, valid);
     case 2: return pixelsTimesBlocks<2>(g, x, w, bias, y, p, mb0, valid);
@@ -108,7 +182,7 @@ void blocksAt(int blocks, const Geometry& g, const float* x, const float* w, con
 
 bool PointwiseConv::suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y) {
 #ifdef TESSERA_POINTWISE_X86
-  if (cpuIsa() != CpuIsa::kAvx512 || !x.packed || !y.packed || c.group != 1) return false;
+  if (cpuIsa() == CpuIsa::kGeneric || !x.packed || !y.packed || c.group != 1) return false;
   const WindowGeometry& g = c.window;
   for (int d = 0; d < g.rank; ++d)
     if (g.kernel[d] != 1 || g.stride[d] != 1 || g.padBegin[d] != 0 || g.padEnd[d] != 0) return false;
@@ -157,7 +231,9 @@ void PointwiseConv::run(ThreadPool& pool, const float* x, const float* bias, con
   const int64_t pixels = yAddr_.spatial;
   // Output blocks in even passes (12 as 6 + 6, not 8 + 4): each input vector's permutes
   // serve every block of a pass, so a short last pass costs more per multiply-add.
-  const int64_t passes = (g.outBlocks + kMaxBlocksPerPass - 1) / kMaxBlocksPerPass;
+  const bool avx512 = cpuIsa() == CpuIsa::kAvx512;
+  const int64_t maxPerPass = avx512 ? kMaxBlocksPerPass : kMaxBlocksPerPassAvx2;
+  const int64_t passes = (g.outBlocks + maxPerPass - 1) / maxPerPass;
   const int64_t perPass = (g.outBlocks + passes - 1) / passes;
   runClaimedRanges(pool, shape_.batch * chunks_, 1, [&](int64_t begin, int64_t end) {
     for (int64_t t = begin; t < end; ++t) {
@@ -168,7 +244,7 @@ void PointwiseConv::run(ThreadPool& pool, const float* x, const float* bias, con
       for (int64_t mb0 = 0; mb0 < g.outBlocks; mb0 += perPass) {
         const int blocks = static_cast<int>(std::min<int64_t>(perPass, g.outBlocks - mb0));
         for (int64_t p = p0; p < p1; p += kPixelStep)
-          blocksAt(blocks, g, xb, w, bias_.data(), yb, p, mb0, static_cast<int>(std::min(kPixelStep, p1 - p)));
+          blocksAt(avx512, blocks, g, xb, w, bias_.data(), yb, p, mb0, static_cast<int>(std::min(kPixelStep, p1 - p)));
       }
       for (int64_t mb = 0; mb < g.outBlocks; ++mb) {  // the chunk, still in cache
         float* dst = yb + mb * g.yBlockStride + p0 * kChannelPack;

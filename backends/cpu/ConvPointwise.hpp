@@ -1,13 +1,14 @@
 // Pointwise convs (1x1, stride 1, no padding, one group) with few input channels (up to 24)
 // or few outputs (up to 32, from at most 64 inputs), NC4HW4 in and out, as a direct kernel on
-// the AVX-512 path. Through the GEMM a conv of K = 16..64
+// the AVX-512 and AVX2 paths. Through the GEMM a conv of K = 16..64
 // input channels spends most of its time outside the multiply-adds (the product tile written,
 // re-read into NC4HW4, then activated): PP-OCRv4 det's 16 -> 32 conv at 320x320 ran at 4x its
 // memory bound. Here a vector is 4 output pixels x 4 output channels, exactly one NC4HW4
 // block's 16 floats, so accumulators are stored as they are: each input block of 4 pixels is
 // loaded once, each of its channels spread over the 4 lanes of its pixel by an in-lane
 // permute, and multiplied by the channel's weights for 4 output channels (packed repeated
-// 4 times). Two groups of 4 pixels share every weight load. Bias, Z and the fused activation
+// 4 times). Two groups of 4 pixels share every weight load. On AVX2 a vector is 2 pixels x 4
+// channels (the first half of the same packing), 4 pixels a step. Bias, Z and the fused activation
 // are applied to each chunk of pixels while it is in cache. The CPU's Conv takes this path for
 // the shapes `suits` accepts (measured against the GEMM in ConvPointwise.cpp); the others
 // stay on the GEMM, whose kernels are faster there.
