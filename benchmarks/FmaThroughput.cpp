@@ -1,5 +1,5 @@
 // A check of the peak's assumptions: independent FMA chains in registers, on the benchmarks'
-// threads, at the vector width the kernels use (512-bit where AVX-512F is present). Near
+// threads, at the vector width the kernels use (512-bit on the AVX-512 path). Near
 // 100% "%peak" means the FMA-pipe and lane counts of MachinePeak hold on this CPU.
 #include <benchmark/benchmark.h>
 

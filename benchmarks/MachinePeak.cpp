@@ -1,5 +1,7 @@
 #include "MachinePeak.hpp"
 
+#include "backends/cpu/CpuIsa.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -63,7 +65,11 @@ MachinePeak detect() {
   // also checks that the OS saves the vector registers (XGETBV).
   __builtin_cpu_init();
   const bool amd = std::strcmp(vendor, "AuthenticAMD") == 0;
-  if (__builtin_cpu_supports("avx512f")) {
+  // The kernels' instruction set (TESSERA_CPU_ISA may force a narrower one than the CPU has):
+  // forced to AVX2, an AVX-512 core's kernels can reach only its 256-bit rate. The portable
+  // path is measured against AVX2's peak too.
+  const bool kernels512 = cpuIsa() == CpuIsa::kAvx512;
+  if (__builtin_cpu_supports("avx512f") && kernels512) {
     m.isa = "avx512f";
     // Zen 4 (family 0x19) executes a 512-bit op as two 256-bit halves on its two 256-bit FMA
     // pipes: the same 32 FLOP/cycle as AVX2. Zen 5 (0x1a) and Intel's AVX-512 server cores
@@ -73,6 +79,7 @@ MachinePeak detect() {
   } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
     m.isa = "avx2+fma";
     m.lanes = 8;  // two 256-bit FMA pipes: Haswell and later, Zen 2 and later
+    if (cpuIsa() != CpuIsa::kAvx2) m.isa = std::string("avx2+fma peak, kernels ") + cpuIsaName(cpuIsa());
   }
 #endif
   m.ghz = measureGhz();
