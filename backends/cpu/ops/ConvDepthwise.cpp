@@ -37,7 +37,7 @@ struct DepthwiseRow {
   int64_t KH, KW, dw;
   float* y;
   int64_t W, OW, pw;   // the input row's pixels, the output row's, the padding before
-  int64_t ow0, count;  // for interiorRowAvx512 / Avx2: outputs [ow0, ow0 + count), a multiple of 4 / 8
+  int64_t ow0, count;  // for interiorRowAvx512 / Avx2: outputs [ow0, ow0 + count), a multiple of 4 / at least 8
 };
 
 #ifdef TESSERA_DEPTHWISE_X86
@@ -245,37 +245,71 @@ __attribute__((target("avx2"), always_inline)) inline __m256 pixelPair(const flo
   return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + 4 * S), 1);
 }
 
-// The interior of a row on AVX2 at stride 1 for KW = 3 or 5 without dilation, 8 outputs at a
-// time: each window row's 8 + KW - 1 input pixels are loaded once as pixel pairs (2j, 2j+1),
-// and the odd pairs (2j+1, 2j+2) built from two neighbours by a 128-bit lane shuffle, instead
-// of loading each tap's pairs (4-float-offset loads, a quarter of them splitting cache lines).
-template <int KW>
-__attribute__((target("avx2,fma"))) void interiorRowAvx2Stride1(const DepthwiseRow& r) {
+// The AVX2 interiors take 8 outputs a step; where `count` (8 or more) is not a multiple of 8,
+// the last step is moved back to end at ow0 + count, recomputing a few outputs (the same
+// values written twice) rather than leaving up to 7 to the 4-float and single-output code,
+// which took as long as the rest of an 80-wide row.
+inline int64_t avx2Steps(const DepthwiseRow& r) { return (r.count + 7) / 8; }
+
+// Eight outputs of a row from ow on AVX2 at stride 1 for KW = 3 or 5 without dilation: each
+// window row's 8 + KW - 1 input pixels are loaded once as pixel pairs (2j, 2j+1), and the odd
+// pairs (2j+1, 2j+2) built from two neighbours by a 128-bit lane shuffle, instead of loading
+// each tap's pairs (4-float-offset loads, a quarter of them splitting cache lines). Masked:
+// pixels outside the row (the padding at its ends) are loaded as zeros and never touched.
+template <int KW, bool kMasked>
+__attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2Stride1(const DepthwiseRow& r, int64_t ow,
+                                                                             __m256 bias) {
   constexpr int kLoads = (8 + KW - 1 + 1) / 2;  // pairs covering pixels 0 .. 8 + KW - 2
-  const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
-  for (int64_t ow = r.ow0; ow < r.ow0 + r.count; ow += 8) {
-    __m256 acc[4] = {bias, bias, bias, bias};
-    for (int64_t kh = 0; kh < r.KH; ++kh) {
-      if (!r.rows[kh]) continue;
-      const float* xr = r.rows[kh] + ow * 4;
-      const float* wr = r.wBlock + kh * KW * 4;
-      __m256 even[kLoads], odd[kLoads - 1];
+  __m256i inside[kLoads];
+  if constexpr (kMasked) {
+    const __m256i half = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);  // the pair's pixel of each lane
 #pragma GCC unroll 8
-      for (int j = 0; j < kLoads; ++j) even[j] = _mm256_loadu_ps(xr + 8 * j);
-#pragma GCC unroll 8
-      for (int j = 0; j + 1 < kLoads; ++j) odd[j] = _mm256_permute2f128_ps(even[j], even[j + 1], 0x21);
-#pragma GCC unroll 5
-      for (int kw = 0; kw < KW; ++kw) {
-        const __m256 w = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(wr + kw * 4));
-#pragma GCC unroll 4
-        for (int i = 0; i < 4; ++i)
-          acc[i] = _mm256_fmadd_ps(kw % 2 ? odd[i + kw / 2] : even[i + kw / 2], w, acc[i]);
-      }
+    for (int j = 0; j < kLoads; ++j) {
+      const __m256i p = _mm256_add_epi32(half, _mm256_set1_epi32(static_cast<int>(ow - r.pw + 2 * j)));
+      inside[j] = _mm256_and_si256(_mm256_cmpgt_epi32(p, _mm256_set1_epi32(-1)),
+                                   _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(r.W)), p));
     }
-    float* y = r.y + ow * 4;
-#pragma GCC unroll 4
-    for (int i = 0; i < 4; ++i) _mm256_storeu_ps(y + 8 * i, acc[i]);
   }
+  __m256 acc[4] = {bias, bias, bias, bias};
+  for (int64_t kh = 0; kh < r.KH; ++kh) {
+    if (!r.rows[kh]) continue;
+    const float* xr = r.rows[kh] + ow * 4;
+    const float* wr = r.wBlock + kh * KW * 4;
+    __m256 even[kLoads], odd[kLoads - 1];
+#pragma GCC unroll 8
+    for (int j = 0; j < kLoads; ++j)
+      even[j] = kMasked ? _mm256_maskload_ps(xr + 8 * j, inside[j]) : _mm256_loadu_ps(xr + 8 * j);
+#pragma GCC unroll 8
+    for (int j = 0; j + 1 < kLoads; ++j) odd[j] = _mm256_permute2f128_ps(even[j], even[j + 1], 0x21);
+#pragma GCC unroll 5
+    for (int kw = 0; kw < KW; ++kw) {
+      const __m256 w = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(wr + kw * 4));
+#pragma GCC unroll 4
+      for (int i = 0; i < 4; ++i) acc[i] = _mm256_fmadd_ps(kw % 2 ? odd[i + kw / 2] : even[i + kw / 2], w, acc[i]);
+    }
+  }
+  float* y = r.y + ow * 4;
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) _mm256_storeu_ps(y + 8 * i, acc[i]);
+}
+
+// A whole row that way (OW >= 8, wholeRowAvx2Fits): masked steps at both ends, plain ones over
+// the interior [ow0, ow0 + count) (none when count < 8; the ends' steps then cover the row).
+// The ends had gone through the single-output code: a third of the op's time on 80-wide rows.
+template <int KW>
+__attribute__((target("avx2,fma"))) void wholeRowAvx2Stride1(const DepthwiseRow& r) {
+  const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
+  stepAvx2Stride1<KW, true>(r, 0, bias);
+  const int64_t steps = r.count >= 8 ? avx2Steps(r) : 0;
+  for (int64_t step = 0, ow = r.ow0; step < steps; ++step, ow = std::min(ow + 8, r.ow0 + r.count - 8))
+    stepAvx2Stride1<KW, false>(r, ow, bias);
+  stepAvx2Stride1<KW, true>(r, r.OW - 8, bias);
+}
+
+// Whether the masked ends and the interior cover the row: [0, 8) and [OW - 8, OW) reach the
+// interior [owLo, owHi), and any outputs between the two ends are in an interior of 8 or more.
+inline bool wholeRowAvx2Fits(int64_t OW, int64_t owLo, int64_t owHi) {
+  return OW >= 8 && owLo <= 8 && owHi >= OW - 8 && (owHi - owLo >= 8 || OW <= 16);
 }
 
 // The interior of a row on AVX2 at stride S (1 or 2), any window and dilation: two pixels of a
@@ -286,7 +320,8 @@ template <int S>
 __attribute__((target("avx2,fma"))) void interiorRowAvx2(const DepthwiseRow& r) {
   const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
   constexpr int64_t kPair = 2 * S * 4;  // floats from one pixel pair's input to the next's
-  for (int64_t ow = r.ow0; ow < r.ow0 + r.count; ow += 8) {
+  const int64_t steps = avx2Steps(r);
+  for (int64_t step = 0, ow = r.ow0; step < steps; ++step, ow = std::min(ow + 8, r.ow0 + r.count - 8)) {
     __m256 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
     for (int64_t kh = 0; kh < r.KH; ++kh) {
       if (!r.rows[kh]) continue;
@@ -446,27 +481,32 @@ class CpuDepthwiseConv final : public Execution {
     int64_t vectorEnd = owLo;  // [owLo, vectorEnd) done by the wide kernel
 #ifdef TESSERA_DEPTHWISE_X86
     // AVX-512, KW 3 or 5 at stride 1 or 2 without dilation: the whole row in one kernel, its
-    // ends included; otherwise the interior at stride 1 four outputs a vector. AVX2: the
-    // interior at stride 1 or 2 eight outputs at a time.
+    // ends included; otherwise the interior at stride 1 four outputs a vector. AVX2: KW 3 or 5
+    // at stride 1 without dilation, the whole row where 8-output steps cover it; otherwise the
+    // interior at stride 1 or 2 eight outputs at a time (the last step overlapping).
     const bool rowKernel = wide_ && dw == 1 && (KW == 3 || KW == 5) && (sw == 1 || sw == 2) && KH <= kMaxWideKH;
     const bool interior512 = wide_ && sw == 1 && owHi - owLo >= 4 && KH <= kMaxWideKH;
     const bool interior256 = avx2_ && (sw == 1 || sw == 2) && owHi - owLo >= 8 && KH <= kMaxWideKH;
-    if (rowKernel || interior512 || interior256) {
+    const bool rowAvx2 = avx2_ && sw == 1 && dw == 1 && (KW == 3 || KW == 5) && KH <= kMaxWideKH &&
+                         wholeRowAvx2Fits(OW, owLo, owHi);
+    if (rowKernel || interior512 || interior256 || rowAvx2) {
       const float* rows[kMaxWideKH];
       for (int64_t kh = 0; kh < KH; ++kh) {
         const int64_t ih = oh * g.stride[0] - g.padBegin[0] + kh * g.dilation[0];
         rows[kh] = ih < 0 || ih >= H ? nullptr : x + (ih * W - pw) * L;
       }
-      const int64_t count = (owHi - owLo) / (interior256 ? 8 : 4) * (interior256 ? 8 : 4);
+      const int64_t count = interior256 || rowAvx2 ? owHi - owLo : (owHi - owLo) / 4 * 4;
       const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count};
       if (rowKernel) {
         if (sw == 1) KW == 3 ? wholeRow<1, 3>(r) : wholeRow<1, 5>(r);
         else KW == 3 ? wholeRow<2, 3>(r) : wholeRow<2, 5>(r);
         return;
       }
-      if (interior256 && sw == 1 && dw == 1 && KW == 3) interiorRowAvx2Stride1<3>(r);
-      else if (interior256 && sw == 1 && dw == 1 && KW == 5) interiorRowAvx2Stride1<5>(r);
-      else if (interior256) sw == 1 ? interiorRowAvx2<1>(r) : interiorRowAvx2<2>(r);
+      if (rowAvx2) {
+        KW == 3 ? wholeRowAvx2Stride1<3>(r) : wholeRowAvx2Stride1<5>(r);
+        return;
+      }
+      if (interior256) sw == 1 ? interiorRowAvx2<1>(r) : interiorRowAvx2<2>(r);
       else interiorRowAvx512(r);
       vectorEnd = owLo + count;
     }
