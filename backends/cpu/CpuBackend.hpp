@@ -36,6 +36,7 @@ class CpuBackend final : public Backend {
 
   uint64_t sharedConstantPackings() const override { return packedConstants_.packings(); }
   uint64_t sharedConstantBytes() const override { return packedConstants_.bytes(); }
+  ThreadPool* hostThreads() override { return pool_.get(); }
   ThreadPool& pool() { return *pool_; }
   PackedConstants& packedConstants() { return packedConstants_; }
 

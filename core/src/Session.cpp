@@ -20,11 +20,18 @@
 #include "tessera/ValueNeeds.hpp"
 
 #include "HostMemory.hpp"
+#include "ParallelCopy.hpp"
 #include "StagedGraph.hpp"
 
 namespace tessera {
 
 namespace {
+// The caller's input into the Session's NCHW tensor: a plain copy over the CPU's threads when
+// the layouts agree, else a conversion.
+void copyInput(const Tensor& given, Tensor& dst, ThreadPool* threads) {
+  if (given.layout() == dst.layout()) copyBytes(threads, dst.data(), given.data(), std::min(given.byteSize(), dst.byteSize()));
+  else convertLayout(given, dst);
+}
 
 // One step of the prepared plan: an op's execution, or a copy/conversion between variants.
 struct Step {
@@ -1056,7 +1063,7 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
   for (auto& kv : m.inputTensors) {
     const Tensor& given = inputs.at(kv.first);
     const std::vector<Tensor**> readers = m.options.trace ? std::vector<Tensor**>() : m.copyOnlySlots(kv.second, true);
-    if (readers.empty()) convertLayout(given, *kv.second);
+    if (readers.empty()) copyInput(given, *kv.second, m.cpu->hostThreads());
     else slots.redirect(Tensor::hostWrap(given.data(), given.shape(), given.dtype(), Layout::kNCHW), readers);
   }
   const auto t1 = Clock::now();
@@ -1096,7 +1103,7 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
     Tensor host = w != written.end() ? *w->second : outputTensor(o, v);
     host.setName(o.name);
     if (v.constant) convertLayout(v.logical, host);
-    else if (w == written.end()) std::memcpy(host.data(), m.outputTensors.at(o.name)->data(), host.byteSize());
+    else if (w == written.end()) copyBytes(m.cpu->hostThreads(), host.data(), m.outputTensors.at(o.name)->data(), host.byteSize());
     results[o.name] = host;
   }
   *outputs = std::move(results);

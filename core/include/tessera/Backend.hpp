@@ -29,6 +29,7 @@ enum class StorageType : uint8_t {
 };
 
 class Backend;
+class ThreadPool;
 
 // What one execution does per run, for profiles: GFLOP/s and GB/s next to its time.
 struct WorkEstimate {
@@ -202,6 +203,9 @@ class Backend {
   // packings were made and the bytes they hold (the CPU's PackedConstants).
   virtual uint64_t sharedConstantPackings() const { return 0; }
   virtual uint64_t sharedConstantBytes() const { return 0; }
+  // Threads for the Session's host copies into and out of this backend's host tensors (the
+  // CPU's pool: a 4.9 MB input is 0.3 ms on one core), or null for one thread.
+  virtual ThreadPool* hostThreads() { return nullptr; }
 
  private:
   BackendType type_;
