@@ -1,7 +1,5 @@
 #include "MachinePeak.hpp"
 
-#include "backends/cpu/CpuIsa.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -13,6 +11,8 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
+
+#include "backends/cpu/CpuIsa.hpp"
 
 namespace tessera {
 namespace bench {
@@ -68,8 +68,7 @@ MachinePeak detect() {
   // The kernels' instruction set (TESSERA_CPU_ISA may force a narrower one than the CPU has):
   // forced to AVX2, an AVX-512 core's kernels can reach only its 256-bit rate. The portable
   // path is measured against AVX2's peak too.
-  const bool kernels512 = cpuIsa() == CpuIsa::kAvx512;
-  if (__builtin_cpu_supports("avx512f") && kernels512) {
+  if (__builtin_cpu_supports("avx512f") && cpuIsa() == CpuIsa::kAvx512) {
     m.isa = "avx512f";
     // Zen 4 (family 0x19) executes a 512-bit op as two 256-bit halves on its two 256-bit FMA
     // pipes: the same 32 FLOP/cycle as AVX2. Zen 5 (0x1a) and Intel's AVX-512 server cores

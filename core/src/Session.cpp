@@ -29,8 +29,8 @@ namespace {
 // The caller's input into the Session's NCHW tensor: a plain copy over the CPU's threads when
 // the layouts agree, else a conversion.
 void copyInput(const Tensor& given, Tensor& dst, ThreadPool* threads) {
-  if (given.layout() == dst.layout()) copyBytes(threads, dst.data(), given.data(), std::min(given.byteSize(), dst.byteSize()));
-  else convertLayout(given, dst);
+  if (given.layout() != dst.layout()) return convertLayout(given, dst);
+  copyBytes(threads, dst.data(), given.data(), std::min(given.byteSize(), dst.byteSize()));
 }
 
 // One step of the prepared plan: an op's execution, or a copy/conversion between variants.
@@ -1103,7 +1103,8 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
     Tensor host = w != written.end() ? *w->second : outputTensor(o, v);
     host.setName(o.name);
     if (v.constant) convertLayout(v.logical, host);
-    else if (w == written.end()) copyBytes(m.cpu->hostThreads(), host.data(), m.outputTensors.at(o.name)->data(), host.byteSize());
+    else if (w == written.end())
+      copyBytes(m.cpu->hostThreads(), host.data(), m.outputTensors.at(o.name)->data(), host.byteSize());
     results[o.name] = host;
   }
   *outputs = std::move(results);

@@ -249,8 +249,9 @@ TEST(ConvOp, FewInputChannels) {
 // Pointwise convs with up to 24 input channels, or up to 32 outputs from up to 64 inputs:
 // the CPU's direct kernel on AVX-512 and AVX2 (ConvPointwise.hpp). Input and output
 // channels not multiples of 4 (the last input block masked), pixel counts that leave a tail of
-// 1-7 pixels (AVX2: 1-3 after its 4-pixel steps), output blocks split into even passes (12 -> 6 + 6, 10 -> 5 + 5) and one short
-// pass, batch 3, and each limit with the shape just past it (on the GEMM).
+// 1-7 pixels (AVX2: 1-3 after its 4-pixel steps), output blocks split into even passes
+// (AVX-512: 12 -> 6 + 6, 10 -> 5 + 5; AVX2: 12 -> 4 + 4 + 4, 10 -> 5 + 5) and one short pass,
+// batch 3, and each limit with the shape just past it (on the GEMM).
 TEST(ConvOp, PointwiseFewInputChannels) {
   const Window k1 = {{1, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}};
   uint32_t seed = 90;

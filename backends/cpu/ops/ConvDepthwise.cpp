@@ -37,7 +37,7 @@ struct DepthwiseRow {
   int64_t KH, KW, dw;
   float* y;
   int64_t W, OW, pw;   // the input row's pixels, the output row's, the padding before
-  int64_t ow0, count;  // for interiorRowAvx512 / Avx2: outputs [ow0, ow0 + count), a multiple of 4 / at least 8
+  int64_t ow0, count;  // the interior kernels' outputs [ow0, ow0 + count): AVX-512 a multiple of 4; AVX2 any
 };
 
 #ifdef TESSERA_DEPTHWISE_X86
@@ -245,11 +245,16 @@ __attribute__((target("avx2"), always_inline)) inline __m256 pixelPair(const flo
   return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + 4 * S), 1);
 }
 
-// The AVX2 interiors take 8 outputs a step; where `count` (8 or more) is not a multiple of 8,
-// the last step is moved back to end at ow0 + count, recomputing a few outputs (the same
-// values written twice) rather than leaving up to 7 to the 4-float and single-output code,
-// which took as long as the rest of an 80-wide row.
-inline int64_t avx2Steps(const DepthwiseRow& r) { return (r.count + 7) / 8; }
+// The AVX2 interiors' 8-output steps over [ow0, ow0 + count), as
+// `for (ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow))` (none when count < 8).
+// Where count is not a multiple of 8 the last step is moved back to end at ow0 + count,
+// recomputing a few outputs (the same values written twice) rather than leaving up to 7 to
+// the 4-float and single-output code, which took as long as the rest of an 80-wide row.
+inline int64_t firstAvx2Step(const DepthwiseRow& r) { return r.count >= 8 ? r.ow0 : -1; }
+inline int64_t nextAvx2Step(const DepthwiseRow& r, int64_t ow) {
+  const int64_t end = r.ow0 + r.count;
+  return ow + 8 == end ? -1 : std::min(ow + 8, end - 8);
+}
 
 // Eight outputs of a row from ow on AVX2 at stride 1 for KW = 3 or 5 without dilation: each
 // window row's 8 + KW - 1 input pixels are loaded once as pixel pairs (2j, 2j+1), and the odd
@@ -300,10 +305,16 @@ template <int KW>
 __attribute__((target("avx2,fma"))) void wholeRowAvx2Stride1(const DepthwiseRow& r) {
   const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
   stepAvx2Stride1<KW, true>(r, 0, bias);
-  const int64_t steps = r.count >= 8 ? avx2Steps(r) : 0;
-  for (int64_t step = 0, ow = r.ow0; step < steps; ++step, ow = std::min(ow + 8, r.ow0 + r.count - 8))
-    stepAvx2Stride1<KW, false>(r, ow, bias);
+  for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) stepAvx2Stride1<KW, false>(r, ow, bias);
   stepAvx2Stride1<KW, true>(r, r.OW - 8, bias);
+}
+
+// Only the interior [ow0, ow0 + count) that way (the ends left to the caller), where the
+// masked ends do not reach it (padding wider than 8 outputs).
+template <int KW>
+__attribute__((target("avx2,fma"))) void interiorRowAvx2Stride1(const DepthwiseRow& r) {
+  const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
+  for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) stepAvx2Stride1<KW, false>(r, ow, bias);
 }
 
 // Whether the masked ends and the interior cover the row: [0, 8) and [OW - 8, OW) reach the
@@ -320,8 +331,7 @@ template <int S>
 __attribute__((target("avx2,fma"))) void interiorRowAvx2(const DepthwiseRow& r) {
   const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
   constexpr int64_t kPair = 2 * S * 4;  // floats from one pixel pair's input to the next's
-  const int64_t steps = avx2Steps(r);
-  for (int64_t step = 0, ow = r.ow0; step < steps; ++step, ow = std::min(ow + 8, r.ow0 + r.count - 8)) {
+  for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) {
     __m256 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
     for (int64_t kh = 0; kh < r.KH; ++kh) {
       if (!r.rows[kh]) continue;
@@ -506,7 +516,9 @@ class CpuDepthwiseConv final : public Execution {
         KW == 3 ? wholeRowAvx2Stride1<3>(r) : wholeRowAvx2Stride1<5>(r);
         return;
       }
-      if (interior256) sw == 1 ? interiorRowAvx2<1>(r) : interiorRowAvx2<2>(r);
+      if (interior256 && sw == 1 && dw == 1 && KW == 3) interiorRowAvx2Stride1<3>(r);
+      else if (interior256 && sw == 1 && dw == 1 && KW == 5) interiorRowAvx2Stride1<5>(r);
+      else if (interior256) sw == 1 ? interiorRowAvx2<1>(r) : interiorRowAvx2<2>(r);
       else interiorRowAvx512(r);
       vectorEnd = owLo + count;
     }
