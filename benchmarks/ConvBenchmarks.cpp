@@ -2,8 +2,9 @@
 // by %peak; depthwise and a network's first conv (3 input channels), judged by their
 // bandwidth bound. All with bias; the convs padded by k/2 ("same" at stride 1). Also a
 // pointwise conv with few input channels (PP-OCRv4 det's 16 -> 32 at 320x320), bound by
-// memory: the CPU's direct kernel for those (ConvPointwise.hpp), and PP-OCRv4 rec's 5x5
-// depthwise on its 6x160 feature map.
+// memory: the CPU's direct kernel for those (ConvPointwise.hpp), PP-OCRv4 rec's 5x5
+// depthwise on its 6x160 feature map, and MobileNetV2's last depthwise convs (many channels
+// on small planes, ReLU6 fused).
 #include "KernelBench.hpp"
 
 namespace tessera {
@@ -41,6 +42,14 @@ KernelCase conv(const std::string& name, int64_t cin, int64_t cout, int64_t hw, 
   return conv(name, cin, cout, hw, hw, k, stride, group, memoryBound);
 }
 
+// With a ReLU6 after it, as MobileNetV2's convs have: fused into the Conv, as the ONNX
+// import does with the Clip that follows (tools/onnx/FuseConvActivation.hpp).
+KernelCase relu6(KernelCase c) {
+  c.attrs.setString("activation", "Clip");
+  c.attrs.setFloats("activation_params", {0.f, 6.f});
+  return c;
+}
+
 // ConvTranspose k2 s2 (the detector's upsampling): weight [Cin, Cout, 2, 2]; each input pixel
 // times each weight once.
 KernelCase convTranspose(const std::string& name, int64_t cin, int64_t cout, int64_t hw) {
@@ -63,6 +72,11 @@ KernelCase convTranspose(const std::string& name, int64_t cin, int64_t cout, int
     addKernel(conv("ConvDepthwise3x3/s2/96ch/80x80", 96, 96, 80, 3, 2, 96, true)) &&
     addKernel(conv("ConvDepthwise5x5/s1/240ch/6x160", 240, 240, 6, 160, 5, 1, 240, true)) &&
     addKernel(conv("ConvFirst3x3/s2/3to16/640x640", 3, 16, 640, 3, 2, 1, true)) &&
+    addKernel(relu6(conv("ConvDepthwise3x3/s1/960ch/7x7/relu6", 960, 960, 7, 3, 1, 960, true))) &&
+    addKernel(relu6(conv("T/s2/96ch/112", 96, 96, 112, 3, 2, 96, true))) &&
+    addKernel(relu6(conv("T/s2/144ch/56", 144, 144, 56, 3, 2, 144, true))) &&
+    addKernel(relu6(conv("T/s1/144ch/56", 144, 144, 56, 3, 1, 144, true))) &&
+    addKernel(relu6(conv("ConvDepthwise3x3/s2/576ch/14x14/relu6", 576, 576, 14, 3, 2, 576, true))) &&
     addKernel(convTranspose("ConvTranspose2x2/s2/96to24/80x80", 96, 24, 80));
 
 }  // namespace

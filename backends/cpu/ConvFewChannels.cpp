@@ -79,7 +79,8 @@ void FewChannelConv::run(ThreadPool& pool, const float* x, const float* bias, fl
   const auto row = cpuIsa() == CpuIsa::kAvx512 ? fewChannelRowAvx512 : fewChannelRowAvx2;
   runClaimedRanges(pool, rows, 2, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
-      const int64_t oh = r % g.OH, g16 = (r / g.OH) % groups16_, n = r / (g.OH * groups16_);
+      // A row's groups next to each other: a thread's share is a band of rows, all channels.
+      const int64_t g16 = r % groups16_, oh = (r / groups16_) % g.OH, n = r / (g.OH * groups16_);
       const float* xb = x + n * xAddr_.batchStride;
       const float* wg16 = w + g16 * taps * C * kGroup;
       float* yb = y + n * yAddr_.batchStride;

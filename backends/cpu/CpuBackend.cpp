@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "backends/cpu/CpuIsa.hpp"
+#include "backends/cpu/SpatialBands.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
@@ -131,8 +132,22 @@ Status CpuBackend::onCopyBuffer(const Tensor* src, Tensor* dst) {
   if (src->shape() != dst->shape())
     return Status::internal("CPU copy: shapes differ (" + src->describe() + " -> " + dst->describe() + ")");
   if (src->dtype() == dst->dtype()) {
-    // NCHW <-> NC4HW4 of a large tensor (a model's input or output) over the pool's threads.
+    // NCHW <-> NC4HW4 of a large tensor (a model's input or output) over the pool's threads:
+    // in bands of rows where the kernels split the image so (SpatialBands.hpp), else in pieces
+    // of channel blocks.
     const int64_t pieces = layoutPieces(*src, *dst);
+    const Shape& s = src->shape();
+    const int64_t bands = s.size() >= 3 ? spatialBands(s[2], pool_->threads()) : 1;
+    if (pieces > 1 && bands > 1 && dst->byteSize() >= (size_t(1) << 18)) {
+      const int64_t rowPixels = elementCount(s) / (s[0] * s[1] * s[2]);
+      pool_->parallelFor(s[0] * bands, [&](int64_t begin, int64_t end) {
+        for (int64_t t = begin; t < end; ++t) {
+          const int64_t n = t / bands, b = t % bands;
+          convertLayoutBand(*src, *dst, n, bandRow(s[2], bands, b) * rowPixels, bandRow(s[2], bands, b + 1) * rowPixels);
+        }
+      });
+      return Status::ok();
+    }
     if (pieces > 1 && pool_->threads() > 1 && dst->byteSize() >= (size_t(1) << 18)) {
       pool_->parallelFor(pieces, [&](int64_t begin, int64_t end) { convertLayoutPieces(*src, *dst, begin, end); });
       return Status::ok();

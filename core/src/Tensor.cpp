@@ -169,7 +169,29 @@ void convertPiecesTyped(const Tensor& src, Tensor& dst, int64_t begin, int64_t e
   }
 }
 
+template <typename T>
+void convertBandTyped(const Tensor& src, Tensor& dst, int64_t n, int64_t i0, int64_t i1) {
+  int64_t N, C, S;
+  splitShape(src.shape(), &N, &C, &S);
+  const int64_t blocks = (C + 3) / 4;
+  for (int64_t b = n * blocks; b < (n + 1) * blocks; ++b) {
+    if (dst.layout() == Layout::kNC4HW4) toBlocked(src.data<T>(), dst.data<T>(), C, S, b, i0, i1);
+    else fromBlocked(src.data<T>(), dst.data<T>(), C, S, b, i0, i1);
+  }
+}
+
 }  // namespace
+
+void convertLayoutBand(const Tensor& src, Tensor& dst, int64_t n, int64_t i0, int64_t i1) {
+  if (!isBlockedPair(src, dst)) return;
+  switch (dataTypeSize(src.dtype())) {
+    case 1: convertBandTyped<uint8_t>(src, dst, n, i0, i1); break;
+    case 2: convertBandTyped<uint16_t>(src, dst, n, i0, i1); break;
+    case 4: convertBandTyped<uint32_t>(src, dst, n, i0, i1); break;
+    case 8: convertBandTyped<uint64_t>(src, dst, n, i0, i1); break;
+    default: break;
+  }
+}
 
 int64_t layoutPieces(const Tensor& src, const Tensor& dst) {
   if (!isBlockedPair(src, dst)) return 0;

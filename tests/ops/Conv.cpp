@@ -301,6 +301,52 @@ TEST(ConvOp, Depthwise) {
     for (const Window& w : {k3, k5pad4, s2k3}) runConvCase({{1, 5, 3, width}, 5, 5, w, true}, seed++);
 }
 
+// A depthwise Conv with its activation fused (no Z): the CPU's whole-row kernels clamp Relu
+// and Clip in registers before storing, the other kinds are a pass over the row. Rows of
+// one step and less (7 wide: MobileNets' last planes), several steps, strides 1 and 2, KW 3
+// and 5; many channels on small planes (several blocks a task), one output row (fewer rows
+// than threads), batch 2.
+TEST(ConvOp, DepthwiseFusedActivation) {
+  struct Act {
+    const char* op;
+    std::vector<float> params;
+    float (*apply)(float, const std::vector<float>&);
+  };
+  const std::vector<Act> acts = {
+      {"Relu", {}, [](float v, const std::vector<float>&) { return std::max(0.f, v); }},
+      {"Clip", {0.f, 6.f}, [](float v, const std::vector<float>& p) { return std::max(p[0], std::min(p[1], v)); }},
+      {"Clip", {-0.5f, 0.75f}, [](float v, const std::vector<float>& p) { return std::max(p[0], std::min(p[1], v)); }},
+      {"HardSwish", {}, [](float v, const std::vector<float>&) { return v * std::max(0.f, std::min(1.f, v / 6.f + 0.5f)); }},
+  };
+  const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
+  const Window s2 = {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}};
+  const Window k5 = {{5, 5}, {1, 1}, {1, 1}, {2, 2}, {2, 2}};
+  struct Case {
+    Shape x;
+    Window w;
+  };
+  const std::vector<Case> cases = {{{2, 13, 7, 7}, k3}, {{1, 96, 7, 7}, k3},  {{1, 40, 14, 14}, s2}, {{2, 6, 9, 37}, k5},
+                                   {{1, 5, 1, 80}, k3}, {{1, 7, 11, 45}, s2}, {{1, 9, 3, 5}, k5}};
+  uint32_t seed = 700;
+  for (const Case& c : cases) {
+    const int64_t C = c.x[1];
+    const Tensor x = randomTensor(c.x, seed, -4.f, 4.f), w = randomTensor({C, 1, c.w.kernel[0], c.w.kernel[1]}, seed + 1);
+    const Tensor b = randomTensor({C}, seed + 2);
+    seed += 3;
+    const Tensor conv = convReference(x, w, &b, c.w, C);
+    for (const Act& a : acts) {
+      Tensor expected = Tensor::hostAllocate(conv.shape(), DataType::kF32);
+      for (int64_t i = 0; i < conv.elementCount(); ++i) expected.data<float>()[i] = a.apply(conv.data<float>()[i], a.params);
+      Attributes attrs = windowAttributes(c.w, C);
+      attrs.setString("activation", a.op);
+      if (!a.params.empty()) attrs.setFloats("activation_params", a.params);
+      OpRun r = runOp("Conv", {x, w, b}, attrs, 1, BackendType::kCPU, {false, true, true});
+      ASSERT_TRUE(r.status.isOk()) << r.status.message();
+      expectClose(r.outputs[0], expected, 1e-4, 1e-4, shapeToString(c.x) + " " + a.op);
+    }
+  }
+}
+
 TEST(ConvOp, Conv1DAnd3D) {
   runConvCase({{3, 5, 17}, 7, 1, {{3}, {2}, {1}, {1}, {2}}, true}, 200);
   runConvCase({{1, 4, 9}, 6, 2, {{2}, {1}, {3}, {0}, {0}}, false}, 201);

@@ -102,6 +102,25 @@ TEST(SoftmaxOp, WideInnerUsesLanes) {
   expectClose(r.outputs[0], softmaxReference(x, 2, 9, 150, false), 1e-4, 1e-6);
 }
 
+TEST(SoftmaxOp, ManyShortRows) {
+  // The CPU takes rows shorter than 64 values in chunks of 512 floats (one exp call a chunk)
+  // over threads: a detector's two-class scores, one value a row, a chunk's rows not dividing
+  // the tensor's, 63 values (8 rows a chunk, many tasks).
+  for (const Shape& s : {Shape{1, 4420, 2}, Shape{5, 1}, Shape{700, 3}, Shape{2, 1500, 63}, Shape{3, 170, 17}}) {
+    const Tensor x = randomTensor(s, 15, -30.f, 30.f);
+    const int64_t n = s.back(), outer = elementCount(s) / n;
+    for (BackendType b : availableBackends()) {
+      if (b != BackendType::kCPU && elementCount(s) > 10000) continue;  // the CPU's chunking is what this tests
+      for (const char* op : {"Softmax", "LogSoftmax"}) {
+        OpRun r = runOp(op, {x}, {}, 1, b, {}, 13);
+        ASSERT_TRUE(r.status.isOk()) << r.status.message();
+        expectClose(r.outputs[0], softmaxReference(x, outer, n, 1, op[0] == 'L'), 1e-4, 1e-6,
+                    std::string(backendTypeName(b)) + " " + op + " " + shapeToString(s));
+      }
+    }
+  }
+}
+
 TEST(SoftmaxOp, LongRows) {
   // A recogniser head's 6625 classes: rows longer than the CPU's 256-value exp chunks.
   const Tensor x = randomTensor({3, 6625}, 12, -20.f, 20.f);

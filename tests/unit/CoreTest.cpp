@@ -85,6 +85,29 @@ TEST(Layout, NC4HW4PiecesMatchDefinitionInAnySplit) {
   EXPECT_EQ(layoutPieces(nchw, nhwc), 0);  // only the NCHW <-> NC4HW4 pair comes in pieces
 }
 
+// ... and in bands of pixels of one image, every channel (CpuBackend's split by rows): any
+// bands, both directions, ragged last blocks, batch 2.
+TEST(Layout, NC4HW4BandsMatchPieces) {
+  for (Shape s : {Shape{2, 7, 9, 5}, Shape{1, 4, 13}, Shape{1, 9, 3, 3}}) {
+    const Tensor a = test::randomTensor(s, 21);
+    Tensor want = Tensor::hostAllocate(s, DataType::kF32, Layout::kNC4HW4);
+    convertLayoutPieces(a, want, 0, layoutPieces(a, want));
+    const int64_t N = s[0], S = elementCount(s) / (s[0] * s[1]);
+    for (int64_t bands : {int64_t(1), int64_t(2), int64_t(3), S}) {
+      Tensor packed = Tensor::hostAllocate(s, DataType::kF32, Layout::kNC4HW4);
+      std::memset(packed.data(), 0xAB, packed.byteSize());  // so padding lanes must be written
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t b = 0; b < bands; ++b) convertLayoutBand(a, packed, n, S * b / bands, S * (b + 1) / bands);
+      const std::string what = shapeToString(s) + " in " + std::to_string(bands) + " bands";
+      ASSERT_EQ(std::memcmp(packed.data(), want.data(), want.byteSize()), 0) << what;
+      Tensor back = Tensor::hostAllocate(s, DataType::kF32);
+      for (int64_t n = 0; n < N; ++n)
+        for (int64_t b = 0; b < bands; ++b) convertLayoutBand(packed, back, n, S * b / bands, S * (b + 1) / bands);
+      ASSERT_EQ(std::memcmp(back.data(), a.data(), a.byteSize()), 0) << what << " back to NCHW";
+    }
+  }
+}
+
 TEST(Layout, NHWCMatchesDefinition) {
   Tensor a = test::randomTensor({2, 3, 2, 5}, 3);
   Tensor nhwc = Tensor::hostAllocate(a.shape(), DataType::kF32, Layout::kNHWC);

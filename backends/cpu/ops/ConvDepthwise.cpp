@@ -16,6 +16,7 @@
 #include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
 #include "backends/cpu/NC4HW4.hpp"
+#include "backends/cpu/SpatialBands.hpp"
 #include "ops/Conv.hpp"
 
 namespace tessera {
@@ -25,6 +26,26 @@ bool isDepthwiseConv2D(const ConvShape& c) {
 }
 
 namespace {
+
+// The fused activations the whole-row kernels apply in registers before they store: Relu
+// (lower only) and Clip, when nothing else follows them (no Z sum, no scale and shift). The
+// others are a pass over the row after it is stored (applyFusedActivation); on 7-wide rows
+// that pass reloaded what the masked stores had just written, and waited for them (ReLU6
+// MobileNets: a third of a late depthwise conv's time). The same values as the pass's
+// max(lo, min(hi, v)), NaN included: min/max return their second operand when either is NaN.
+struct RowClamp {
+  bool lower = false, upper = false;
+  float lo = 0.f, hi = 0.f;
+
+  static RowClamp of(const FusedActivation& a, bool sumFollows) {
+    RowClamp c;
+    if (sumFollows || a.hasAffine()) return c;
+    if (a.kind == FusedActivation::kRelu) c.lower = true;
+    if (a.kind == FusedActivation::kClip) c.lower = c.upper = true, c.lo = a.alpha, c.hi = a.beta;
+    return c;
+  }
+  bool any() const { return lower || upper; }
+};
 
 // One output row of a channel block on NC4HW4: window rows `rows` (null for rows in the
 // padding), each pointing at the input pixel of output 0's first tap (pixel -pw: with the
@@ -38,6 +59,7 @@ struct DepthwiseRow {
   float* y;
   int64_t W, OW, pw;   // the input row's pixels, the output row's, the padding before
   int64_t ow0, count;  // the interior kernels' outputs [ow0, ow0 + count): AVX-512 a multiple of 4; AVX2 any
+  RowClamp clamp;      // applied by the whole-row kernels (wholeRow, wholeRowAvx2Stride1) only
 };
 
 #ifdef TESSERA_DEPTHWISE_X86
@@ -73,10 +95,14 @@ template <bool EDGE, int V>
 __attribute__((target("avx512f"), always_inline)) inline void storeStep(const DepthwiseRow& r, int64_t ow,
                                                                          const __m512 (&acc)[V]) {
   float* y = r.y + ow * 4;
+  const __m512 lo = _mm512_set1_ps(r.clamp.lo), hi = _mm512_set1_ps(r.clamp.hi);
 #pragma GCC unroll 8
   for (int i = 0; i < V; ++i) {
-    if (EDGE) _mm512_mask_storeu_ps(y + 16 * i, insideLanes(ow + 4 * i, r.OW), acc[i]);
-    else _mm512_storeu_ps(y + 16 * i, acc[i]);
+    __m512 v = acc[i];
+    if (r.clamp.upper) v = _mm512_min_ps(v, hi);
+    if (r.clamp.lower) v = _mm512_max_ps(v, lo);
+    if (EDGE) _mm512_mask_storeu_ps(y + 16 * i, insideLanes(ow + 4 * i, r.OW), v);
+    else _mm512_storeu_ps(y + 16 * i, v);
   }
 }
 
@@ -176,8 +202,8 @@ __attribute__((target("avx512f,fma"), always_inline)) inline void stride2Step(co
 
 // A whole output row at stride S (1 or 2) in steps of 32 (stride 1) or 16 (stride 2)
 // outputs. A step is inside when its input pixels [S ow - pw, S ow - pw + 32 + KW - S) lie
-// in the row and its outputs before OW; the others are EDGE steps (at stride 1, 16 outputs
-// when no more are left).
+// in the row and its outputs before OW; the others are EDGE steps (at stride 1, 16 or 8
+// outputs when no more are left: MobileNets' last planes are 7 wide).
 template <int S, int KW>
 __attribute__((target("avx512f,fma"))) void wholeRow(const DepthwiseRow& r) {
   constexpr int kStep = S == 1 ? 32 : 16;
@@ -187,6 +213,7 @@ __attribute__((target("avx512f,fma"))) void wholeRow(const DepthwiseRow& r) {
     const bool inside = p0 >= 0 && p0 + S * kStep + KW - S <= r.W && ow + kStep <= r.OW;
     if constexpr (S == 1) {
       if (inside) stride1Step<KW, false>(r, ow, bias);
+      else if (r.OW - ow <= kStep / 4) stride1Step<KW, true, 2>(r, ow, bias);
       else if (r.OW - ow <= kStep / 2) stride1Step<KW, true, 4>(r, ow, bias);
       else stride1Step<KW, true>(r, ow, bias);
     } else {
@@ -294,8 +321,14 @@ __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2Stride1(c
     }
   }
   float* y = r.y + ow * 4;
+  const __m256 lo = _mm256_set1_ps(r.clamp.lo), hi = _mm256_set1_ps(r.clamp.hi);
 #pragma GCC unroll 4
-  for (int i = 0; i < 4; ++i) _mm256_storeu_ps(y + 8 * i, acc[i]);
+  for (int i = 0; i < 4; ++i) {
+    __m256 v = acc[i];
+    if (r.clamp.upper) v = _mm256_min_ps(v, hi);
+    if (r.clamp.lower) v = _mm256_max_ps(v, lo);
+    _mm256_storeu_ps(y + 8 * i, v);
+  }
 }
 
 // A whole row that way (OW >= 8, wholeRowAvx2Fits): masked steps at both ends, plain ones over
@@ -393,25 +426,34 @@ class CpuDepthwiseConv final : public Execution {
     bias_ = weights_ + biasOffset_;
     const WindowGeometry& g = shape_.window;
     const int64_t blocks = lanes_ == 1 ? shape_.inChannels : channelBlocks(shape_.inChannels);
-    const int64_t rows = shape_.batch * blocks * g.output[0];
+    const int64_t OH = g.output[0];
     const float* x = inputs[0]->data<float>();
     float* y = outputs[0]->data<float>();
     const Tensor* zTensor = convSumInput(inputs);
     const float* z = zTensor ? zTensor->data<float>() : nullptr;
-    runClaimedRanges(cpuPool(*this), rows, kRowsPerClaim, [&](int64_t begin, int64_t end) {
-      for (int64_t r = begin; r < end; ++r) {
-        const int64_t oh = r % g.output[0];
-        const int64_t plane = r / g.output[0];  // n * blocks + block
-        const int64_t block = plane % blocks;
-        const float* xp = x + plane * g.input[0] * g.input[1] * lanes_;
-        float* yp = y + (plane * g.output[0] + oh) * g.output[1] * lanes_;
-        if (lanes_ == kChannelPack) {
-          row<kChannelPack>(xp, yp, block, oh);
-        } else {
-          row<1>(xp, yp, block, oh);
+    const RowClamp clamp = RowClamp::of(params_.activation, z != nullptr);
+    // A task is one band of rows (SpatialBands.hpp) of one or more channel blocks, the tasks
+    // of a band next to each other, so each thread's share is its band of every channel. A
+    // task has at least kOutputsPerTask outputs: each claim is a locked add, which waits for
+    // the stores before it to drain (7-wide rows 4 a claim: a sixth of the op's time in claims).
+    const int64_t bands = spatialBands(OH, cpuPool(*this).threads());
+    const int64_t bandOutputs = std::max<int64_t>(1, OH / bands * g.output[1]);
+    const int64_t blocksPerTask = std::min(blocks, (kOutputsPerTask + bandOutputs - 1) / bandOutputs);
+    const int64_t groups = (blocks + blocksPerTask - 1) / blocksPerTask;
+    runClaimedRanges(cpuPool(*this), shape_.batch * bands * groups, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t group = t % groups, band = t / groups % bands, n = t / (groups * bands);
+        for (int64_t block = group * blocksPerTask; block < std::min(blocks, (group + 1) * blocksPerTask); ++block) {
+          const int64_t plane = n * blocks + block;
+          const float* xp = x + plane * g.input[0] * g.input[1] * lanes_;
+          for (int64_t oh = bandRow(OH, bands, band); oh < bandRow(OH, bands, band + 1); ++oh) {
+            float* yp = y + (plane * OH + oh) * g.output[1] * lanes_;
+            const bool activated = lanes_ == kChannelPack ? row<kChannelPack>(xp, yp, block, oh, clamp)
+                                                          : row<1>(xp, yp, block, oh, clamp);
+            if (z) addSumRange(yp, z + (yp - y), g.output[1] * lanes_);
+            if (!activated) applyFusedActivation(params_.activation, yp, g.output[1] * lanes_);  // still in cache
+          }
         }
-        if (z) addSumRange(yp, z + (yp - y), g.output[1] * lanes_);
-        applyFusedActivation(params_.activation, yp, g.output[1] * lanes_);  // the row, still in cache
       }
     });
     // Padding lanes: zero weights and bias give 0 unless the input lanes hold inf/nan (or an
@@ -433,9 +475,9 @@ class CpuDepthwiseConv final : public Execution {
     }
   }
 
-  // One output row of one channel block.
+  // One output row of one channel block; true when `clamp` (RowClamp::any) was applied too.
   template <int L>
-  void row(const float* x, float* y, int64_t block, int64_t oh) const {
+  bool row(const float* x, float* y, int64_t block, int64_t oh, const RowClamp& clamp) const {
     const WindowGeometry& g = shape_.window;
     const int64_t H = g.input[0], W = g.input[1], OW = g.output[1];
     const int64_t KH = g.kernel[0], KW = g.kernel[1];
@@ -447,10 +489,7 @@ class CpuDepthwiseConv final : public Execution {
     int64_t owHi = (W - 1 - (KW - 1) * dw + pw) >= 0 ? (W - 1 - (KW - 1) * dw + pw) / sw + 1 : 0;
     owLo = std::min(owLo, OW);
     owHi = std::max(owLo, std::min(owHi, OW));
-    if (L == kChannelPack) {
-      packedRow(x, y, wBlock, bias, oh, owLo, owHi);
-      return;
-    }
+    if (L == kChannelPack) return packedRow(x, y, wBlock, bias, oh, owLo, owHi, clamp);
     for (int64_t ow = 0; ow < OW; ++ow) {
       float acc[L];
       for (int l = 0; l < L; ++l) acc[l] = bias[l];
@@ -477,11 +516,14 @@ class CpuDepthwiseConv final : public Execution {
       }
       for (int l = 0; l < L; ++l) y[ow * L + l] = acc[l];
     }
+    return false;
   }
 
-  // The NC4HW4 row: four channels per vector operation.
-  void packedRow(const float* x, float* y, const float* wBlock, const float* bias, int64_t oh, int64_t owLo,
-                 int64_t owHi) const {
+  // The NC4HW4 row: four channels per vector operation. True when the whole-row kernels did
+  // it, `clamp` included.
+  bool packedRow(const float* x, float* y, const float* wBlock, const float* bias, int64_t oh, int64_t owLo,
+                 int64_t owHi, const RowClamp& clamp) const {
+    (void)clamp;  // without the x86 kernels
     constexpr int L = kChannelPack;
     const WindowGeometry& g = shape_.window;
     const int64_t H = g.input[0], W = g.input[1], OW = g.output[1];
@@ -506,15 +548,16 @@ class CpuDepthwiseConv final : public Execution {
         rows[kh] = ih < 0 || ih >= H ? nullptr : x + (ih * W - pw) * L;
       }
       const int64_t count = interior256 || rowAvx2 ? owHi - owLo : (owHi - owLo) / 4 * 4;
-      const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count};
+      const bool whole = rowKernel || rowAvx2;
+      const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count, whole ? clamp : RowClamp()};
       if (rowKernel) {
         if (sw == 1) KW == 3 ? wholeRow<1, 3>(r) : wholeRow<1, 5>(r);
         else KW == 3 ? wholeRow<2, 3>(r) : wholeRow<2, 5>(r);
-        return;
+        return clamp.any();
       }
       if (rowAvx2) {
         KW == 3 ? wholeRowAvx2Stride1<3>(r) : wholeRowAvx2Stride1<5>(r);
-        return;
+        return clamp.any();
       }
       if (interior256 && sw == 1 && dw == 1 && KW == 3) interiorRowAvx2Stride1<3>(r);
       else if (interior256 && sw == 1 && dw == 1 && KW == 5) interiorRowAvx2Stride1<5>(r);
@@ -569,10 +612,11 @@ class CpuDepthwiseConv final : public Execution {
       }
       storeFloat4(y + ow * L, acc);
     }
+    return false;
   }
 
   static constexpr int64_t kMaxWideKH = 16;
-  static constexpr int64_t kRowsPerClaim = 4;  // output rows of a block per claimed task
+  static constexpr int64_t kOutputsPerTask = 256;  // pixels (of 4 channels) per task, at least
   const bool wide_ = cpuIsa() == CpuIsa::kAvx512;  // the 512-bit interior kernel
   const bool avx2_ = cpuIsa() == CpuIsa::kAvx2;    // the 256-bit one
   ConvParams params_;

@@ -95,6 +95,9 @@ void convertLayout(const Tensor& src, Tensor& dst);
 // 4-channel block), and the conversion of pieces [begin, end) alone.
 int64_t layoutPieces(const Tensor& src, const Tensor& dst);
 void convertLayoutPieces(const Tensor& src, Tensor& dst, int64_t begin, int64_t end);
+// NCHW <-> NC4HW4 of pixels [i0, i1) of image n, every channel: a band of rows, for threads
+// that each take a band of the image (a CPU backend splitting its convs by pixels).
+void convertLayoutBand(const Tensor& src, Tensor& dst, int64_t n, int64_t i0, int64_t i1);
 // Host-side data type conversion (same shape, plain layout). False if not convertible.
 bool convertDataType(const Tensor& src, Tensor& dst);
 

@@ -1,0 +1,127 @@
+#!/usr/bin/python3
+"""Writes stand-ins for public conv nets a new user tries besides PaddleOCR (issue 9: "speed-ups
+must be general"), with random weights, as ONNX files into a folder:
+
+  mobilenetv2_nhwc_224.onnx   MobileNetV2 1.0, ReLU6 as Clip, a 1x224x224x3 NHWC input through
+                              a Transpose (as tf2onnx writes TensorFlow models), 1000 classes
+  mobilenetv2_nhwc4_512.onnx  the same backbone on a 1x512x512x4 NHWC input (a line-segment
+                              detector's, which adds a fourth channel)
+  ultraface_320x240.onnx      an UltraFace-style face detector (ReLU, depthwise-separable
+  ultraface_640x480.onnx      blocks, four heads of 3x3 convs, Transpose / Reshape / Concat,
+                              a two-class Softmax over every anchor), NCHW input
+
+Only the shapes and the op mix matter for timing; the weights are seeded, so every run
+writes the same files. Used by benchmarks/compare_general_nets.sh.
+
+  benchmarks/general_nets.py OUT_DIR
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+class Net:
+    def __init__(self):
+        self.nodes, self.weights, self.count = [], [], 0
+        self.rng = np.random.default_rng(0)
+
+    def name(self, prefix):
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def constant(self, array, prefix="w"):
+        n = self.name(prefix)
+        self.weights.append(numpy_helper.from_array(array, n))
+        return n
+
+    def op(self, op_type, inputs, **attrs):
+        y = self.name(op_type)
+        self.nodes.append(helper.make_node(op_type, inputs, [y], **attrs))
+        return y
+
+    def conv(self, x, cin, cout, k=1, stride=1, group=1, act="relu6"):
+        """Conv with bias ("same" padding), then ReLU6 (Clip 0..6), ReLU or nothing."""
+        w = self.rng.normal(0, np.sqrt(2 / (cin // group * k * k)), (cout, cin // group, k, k))
+        b = self.rng.normal(0, 0.01, (cout,))
+        y = self.op("Conv", [x, self.constant(w.astype(np.float32)), self.constant(b.astype(np.float32), "b")],
+                    kernel_shape=[k, k], strides=[stride, stride], pads=[k // 2] * 4, group=group)
+        if act == "relu6":
+            lo = self.constant(np.array(0, np.float32), "lo")
+            hi = self.constant(np.array(6, np.float32), "hi")
+            return self.op("Clip", [y, lo, hi])
+        if act == "relu":
+            return self.op("Relu", [y])
+        return y
+
+    def save(self, path, input_shape, outputs):
+        graph = helper.make_graph(self.nodes, "net", [helper.make_tensor_value_info("x", TensorProto.FLOAT, input_shape)],
+                                  [onnx.ValueInfoProto(name=o) for o in outputs], self.weights)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        model.ir_version = 8
+        onnx.save(model, path)
+
+
+def mobilenetv2(path, size, channels):
+    n = Net()
+    y = n.conv(n.op("Transpose", ["x"], perm=[0, 3, 1, 2]), channels, 32, 3, 2)
+    c = 32
+    # (expansion, output channels, blocks, first block's stride), as in the paper.
+    for expand, out, blocks, first_stride in [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2),
+                                              (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]:
+        for i in range(blocks):
+            stride = first_stride if i == 0 else 1
+            block_input, hidden = y, c * expand
+            if expand != 1:
+                y = n.conv(y, c, hidden, 1)
+            y = n.conv(y, hidden, hidden, 3, stride, hidden)
+            y = n.conv(y, hidden, out, 1, act=None)
+            if stride == 1 and c == out:
+                y = n.op("Add", [block_input, y])
+            c = out
+    y = n.op("Flatten", [n.op("GlobalAveragePool", [n.conv(y, c, 1280, 1)])])
+    y = n.op("MatMul", [y, n.constant(n.rng.normal(0, 0.03, (1280, 1000)).astype(np.float32))])
+    n.save(path, [1, size, size, channels], [y])
+
+
+def ultraface(path, height, width):
+    n = Net()
+
+    def separable(y, cin, cout, stride):
+        return n.conv(n.conv(y, cin, cin, 3, stride, cin, act="relu"), cin, cout, 1, act="relu")
+
+    y = n.conv("x", 3, 16, 3, 2, act="relu")
+    for cin, cout, stride in [(16, 32, 1), (32, 32, 2), (32, 32, 1), (32, 64, 2), (64, 64, 1), (64, 64, 1)]:
+        y = separable(y, cin, cout, stride)
+    f1 = y
+    for cin, cout, stride in [(64, 128, 2), (128, 128, 1), (128, 128, 1)]:
+        y = separable(y, cin, cout, stride)
+    f2 = y
+    y = separable(separable(y, 128, 256, 2), 256, 256, 1)
+    f3 = y
+    y = n.conv(n.conv(y, 256, 64, 1, act="relu"), 64, 64, 3, 2, 64, act="relu")
+    f4 = n.conv(y, 64, 256, 1, act="relu")
+    scores, boxes = [], []
+    for feature, c, anchors in [(f1, 64, 3), (f2, 128, 2), (f3, 256, 2), (f4, 256, 3)]:
+        for values, heads in [(2, scores), (4, boxes)]:
+            z = n.op("Transpose", [n.conv(feature, c, anchors * values, 3, act=None)], perm=[0, 2, 3, 1])
+            heads.append(n.op("Reshape", [z, n.constant(np.array([1, -1, values], np.int64), "shape")]))
+    s = n.op("Softmax", [n.op("Concat", scores, axis=1)], axis=2)
+    n.save(path, [1, 3, height, width], [s, n.op("Concat", boxes, axis=1)])
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: general_nets.py OUT_DIR")
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    mobilenetv2(os.path.join(out, "mobilenetv2_nhwc_224.onnx"), 224, 3)
+    mobilenetv2(os.path.join(out, "mobilenetv2_nhwc4_512.onnx"), 512, 4)
+    ultraface(os.path.join(out, "ultraface_320x240.onnx"), 240, 320)
+    ultraface(os.path.join(out, "ultraface_640x480.onnx"), 480, 640)
+
+
+if __name__ == "__main__":
+    main()
