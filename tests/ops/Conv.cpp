@@ -212,6 +212,9 @@ TEST(ConvOp, Winograd3x3) {
   // mid-row (15 tiles a row, 48 a task) and mid-group, batch 2, and no padding.
   runConvCase({{2, 16, 10, 30}, 12, 1, k3, true}, seed++);
   runConvCase({{1, 24, 6, 26}, 20, 1, valid, false}, seed++);
+  // Detection heads' few outputs (anchors x 2 scores): one ragged output block, one whole.
+  runConvCase({{2, 64, 7, 9}, 6, 1, k3, true}, seed++);
+  runConvCase({{1, 128, 5, 6}, 4, 1, k3, true}, seed++);
 }
 
 // 1-4 input channels: the CPU's direct kernel on AVX-512 and AVX2 (ConvFewChannels.hpp), with
