@@ -60,7 +60,7 @@ __attribute__((target("avx512f"), always_inline)) inline void channelTimesBlocks
 template <int B>
 __attribute__((target("avx512f"))) void pixelsTimesBlocks(const Geometry& g, const float* x, const float* w,
                                                           const float* bias, float* y, int64_t p, int64_t mb0,
-                                                          int valid) {
+                                                          int valid, const RegisterClamp& clamp) {
   const __mmask16 m0 = valid >= 4 ? 0xFFFF : static_cast<__mmask16>((1u << (4 * valid)) - 1);
   const __mmask16 m1 = valid >= 8 ? 0xFFFF : valid <= 4 ? 0 : static_cast<__mmask16>((1u << (4 * (valid - 4))) - 1);
   // Every loop over the accumulators is unrolled: one indexed at run time would keep them in
@@ -83,8 +83,11 @@ __attribute__((target("avx512f"))) void pixelsTimesBlocks(const Geometry& g, con
     channelTimesBlocks<3, B>(x0, x1, wb, g.outBlocks, a0, a1);
   }
   float* yp = y + mb0 * g.yBlockStride + p * 4;
+  const __m512 lo = _mm512_set1_ps(clamp.lo), hi = _mm512_set1_ps(clamp.hi);
 #pragma GCC unroll 8
   for (int j = 0; j < B; ++j, yp += g.yBlockStride) {
+    if (clamp.upper) a0[j] = _mm512_min_ps(a0[j], hi), a1[j] = _mm512_min_ps(a1[j], hi);
+    if (clamp.lower) a0[j] = _mm512_max_ps(a0[j], lo), a1[j] = _mm512_max_ps(a1[j], lo);
     _mm512_mask_storeu_ps(yp, m0, a0[j]);
     _mm512_mask_storeu_ps(yp + kVector, m1, a1[j]);
   }
@@ -123,7 +126,7 @@ __attribute__((target("avx2"))) inline __m256i laneMask(int first, int valid, in
 template <int B>
 __attribute__((target("avx2,fma"))) void pixelsTimesBlocksAvx2(const Geometry& g, const float* x, const float* w,
                                                                const float* bias, float* y, int64_t p, int64_t mb0,
-                                                               int valid) {
+                                                               int valid, const RegisterClamp& clamp) {
   const __m256i m0 = laneMask(0, valid, 4), m1 = laneMask(2, valid, 4);
   const int lastChannels = 4 - g.padChannels;
   const __m256i c0 = laneMask(0, valid, lastChannels), c1 = laneMask(2, valid, lastChannels);
@@ -142,38 +145,42 @@ __attribute__((target("avx2,fma"))) void pixelsTimesBlocksAvx2(const Geometry& g
     channelTimesBlocksAvx2<3, B>(x0, x1, wb, g.outBlocks, a0, a1);
   }
   float* yp = y + mb0 * g.yBlockStride + p * 4;
+  const __m256 lo = _mm256_set1_ps(clamp.lo), hi = _mm256_set1_ps(clamp.hi);
 #pragma GCC unroll 8
   for (int j = 0; j < B; ++j, yp += g.yBlockStride) {
+    if (clamp.upper) a0[j] = _mm256_min_ps(a0[j], hi), a1[j] = _mm256_min_ps(a1[j], hi);
+    if (clamp.lower) a0[j] = _mm256_max_ps(a0[j], lo), a1[j] = _mm256_max_ps(a1[j], lo);
     _mm256_maskstore_ps(yp, m0, a0[j]);
     _mm256_maskstore_ps(yp + 8, m1, a1[j]);
   }
 }
 
-// One pass: `blocks` output blocks at the `valid` (1..kPixelStep) pixels from p.
+// One pass: `blocks` output blocks at the `valid` (1..kPixelStep) pixels from p, `clamp`
+// applied before the stores.
 void blocksAt(bool avx512, int blocks, const Geometry& g, const float* x, const float* w, const float* bias, float* y,
-              int64_t p, int64_t mb0, int valid) {
+              int64_t p, int64_t mb0, int valid, const RegisterClamp& clamp) {
   if (!avx512) {
     for (int64_t q = 0; q < valid; q += 4) {
       const int v = std::min(4, valid - static_cast<int>(q));
       switch (blocks) {
-        case 1: pixelsTimesBlocksAvx2<1>(g, x, w, bias, y, p + q, mb0, v); break;
-        case 2: pixelsTimesBlocksAvx2<2>(g, x, w, bias, y, p + q, mb0, v); break;
-        case 3: pixelsTimesBlocksAvx2<3>(g, x, w, bias, y, p + q, mb0, v); break;
-        case 4: pixelsTimesBlocksAvx2<4>(g, x, w, bias, y, p + q, mb0, v); break;
-        default: pixelsTimesBlocksAvx2<5>(g, x, w, bias, y, p + q, mb0, v); break;
+        case 1: pixelsTimesBlocksAvx2<1>(g, x, w, bias, y, p + q, mb0, v, clamp); break;
+        case 2: pixelsTimesBlocksAvx2<2>(g, x, w, bias, y, p + q, mb0, v, clamp); break;
+        case 3: pixelsTimesBlocksAvx2<3>(g, x, w, bias, y, p + q, mb0, v, clamp); break;
+        case 4: pixelsTimesBlocksAvx2<4>(g, x, w, bias, y, p + q, mb0, v, clamp); break;
+        default: pixelsTimesBlocksAvx2<5>(g, x, w, bias, y, p + q, mb0, v, clamp); break;
       }
     }
     return;
   }
   switch (blocks) {
-    case 1: return pixelsTimesBlocks<1>(g, x, w, bias, y, p, mb0, valid);
-    case 2: return pixelsTimesBlocks<2>(g, x, w, bias, y, p, mb0, valid);
-    case 3: return pixelsTimesBlocks<3>(g, x, w, bias, y, p, mb0, valid);
-    case 4: return pixelsTimesBlocks<4>(g, x, w, bias, y, p, mb0, valid);
-    case 5: return pixelsTimesBlocks<5>(g, x, w, bias, y, p, mb0, valid);
-    case 6: return pixelsTimesBlocks<6>(g, x, w, bias, y, p, mb0, valid);
-    case 7: return pixelsTimesBlocks<7>(g, x, w, bias, y, p, mb0, valid);
-    default: return pixelsTimesBlocks<8>(g, x, w, bias, y, p, mb0, valid);
+    case 1: return pixelsTimesBlocks<1>(g, x, w, bias, y, p, mb0, valid, clamp);
+    case 2: return pixelsTimesBlocks<2>(g, x, w, bias, y, p, mb0, valid, clamp);
+    case 3: return pixelsTimesBlocks<3>(g, x, w, bias, y, p, mb0, valid, clamp);
+    case 4: return pixelsTimesBlocks<4>(g, x, w, bias, y, p, mb0, valid, clamp);
+    case 5: return pixelsTimesBlocks<5>(g, x, w, bias, y, p, mb0, valid, clamp);
+    case 6: return pixelsTimesBlocks<6>(g, x, w, bias, y, p, mb0, valid, clamp);
+    case 7: return pixelsTimesBlocks<7>(g, x, w, bias, y, p, mb0, valid, clamp);
+    default: return pixelsTimesBlocks<8>(g, x, w, bias, y, p, mb0, valid, clamp);
   }
 }
 #endif
@@ -235,6 +242,7 @@ void PointwiseConv::run(ThreadPool& pool, const float* x, const float* bias, con
   const int64_t maxPerPass = avx512 ? kMaxBlocksPerPass : kMaxBlocksPerPassAvx2;
   const int64_t passes = (g.outBlocks + maxPerPass - 1) / maxPerPass;
   const int64_t perPass = (g.outBlocks + passes - 1) / passes;
+  const RegisterClamp clamp = RegisterClamp::of(act, z != nullptr);
   runClaimedRanges(pool, shape_.batch * chunks_, 1, [&](int64_t begin, int64_t end) {
     for (int64_t t = begin; t < end; ++t) {
       const int64_t n = t / chunks_, p0 = (t % chunks_) * chunk_, p1 = std::min(pixels, p0 + chunk_);
@@ -244,13 +252,14 @@ void PointwiseConv::run(ThreadPool& pool, const float* x, const float* bias, con
       for (int64_t mb0 = 0; mb0 < g.outBlocks; mb0 += perPass) {
         const int blocks = static_cast<int>(std::min<int64_t>(perPass, g.outBlocks - mb0));
         for (int64_t p = p0; p < p1; p += kPixelStep)
-          blocksAt(avx512, blocks, g, xb, w, bias_.data(), yb, p, mb0, static_cast<int>(std::min(kPixelStep, p1 - p)));
+          blocksAt(avx512, blocks, g, xb, w, bias_.data(), yb, p, mb0, static_cast<int>(std::min(kPixelStep, p1 - p)),
+                   clamp);
       }
       for (int64_t mb = 0; mb < g.outBlocks; ++mb) {  // the chunk, still in cache
         float* dst = yb + mb * g.yBlockStride + p0 * kChannelPack;
         const int64_t count = (p1 - p0) * kChannelPack;
         if (z) addSumRange(dst, z + (dst - y), count);
-        applyFusedActivation(act, dst, count);
+        if (!clamp.any()) applyFusedActivation(act, dst, count);
       }
     }
   });

@@ -304,12 +304,13 @@ TEST(ConvOp, Depthwise) {
     for (const Window& w : {k3, k5pad4, s2k3}) runConvCase({{1, 5, 3, width}, 5, 5, w, true}, seed++);
 }
 
-// A depthwise Conv with its activation fused (no Z): the CPU's whole-row kernels clamp Relu
-// and Clip in registers before storing, the other kinds are a pass over the row. Rows of
-// one step and less (7 wide: MobileNets' last planes), several steps, strides 1 and 2, KW 3
-// and 5; many channels on small planes (several blocks a task), one output row (fewer rows
-// than threads), batch 2.
-TEST(ConvOp, DepthwiseFusedActivation) {
+// Convs with their activation fused (no Z): the CPU's depthwise whole-row kernels and its
+// pointwise kernel clamp Relu and Clip in registers before storing (RegisterClamp), the
+// other kinds are a pass over the tile. Depthwise rows of one step and less (7 wide:
+// MobileNets' last planes), several steps, strides 1 and 2, KW 3 and 5, many channels on
+// small planes (several blocks a task), one output row, batch 2; pointwise convs with few
+// input channels, a ragged last output block and pixel counts that end mid-step.
+TEST(ConvOp, FusedActivationWithoutSum) {
   struct Act {
     const char* op;
     std::vector<float> params;
@@ -324,28 +325,32 @@ TEST(ConvOp, DepthwiseFusedActivation) {
   const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
   const Window s2 = {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}};
   const Window k5 = {{5, 5}, {1, 1}, {1, 1}, {2, 2}, {2, 2}};
+  const Window k1 = {{1, 1}, {1, 1}, {1, 1}, {0, 0}, {0, 0}};
   struct Case {
     Shape x;
+    int64_t m, group;
     Window w;
   };
-  const std::vector<Case> cases = {{{2, 13, 7, 7}, k3}, {{1, 96, 7, 7}, k3},  {{1, 40, 14, 14}, s2}, {{2, 6, 9, 37}, k5},
-                                   {{1, 5, 1, 80}, k3}, {{1, 7, 11, 45}, s2}, {{1, 9, 3, 5}, k5}};
+  const std::vector<Case> cases = {{{2, 13, 7, 7}, 13, 13, k3},   {{1, 96, 7, 7}, 96, 96, k3},   {{1, 40, 14, 14}, 40, 40, s2},
+                                   {{2, 6, 9, 37}, 6, 6, k5},     {{1, 5, 1, 80}, 5, 5, k3},     {{1, 7, 11, 45}, 7, 7, s2},
+                                   {{1, 9, 3, 5}, 9, 9, k5},      {{2, 16, 9, 13}, 96, 1, k1},   {{1, 12, 5, 7}, 6, 1, k1},
+                                   {{1, 48, 3, 11}, 13, 1, k1}};
   uint32_t seed = 700;
   for (const Case& c : cases) {
-    const int64_t C = c.x[1];
-    const Tensor x = randomTensor(c.x, seed, -4.f, 4.f), w = randomTensor({C, 1, c.w.kernel[0], c.w.kernel[1]}, seed + 1);
-    const Tensor b = randomTensor({C}, seed + 2);
+    const Tensor x = randomTensor(c.x, seed, -4.f, 4.f);
+    const Tensor w = randomTensor({c.m, c.x[1] / c.group, c.w.kernel[0], c.w.kernel[1]}, seed + 1);
+    const Tensor b = randomTensor({c.m}, seed + 2);
     seed += 3;
-    const Tensor conv = convReference(x, w, &b, c.w, C);
+    const Tensor conv = convReference(x, w, &b, c.w, c.group);
     for (const Act& a : acts) {
       Tensor expected = Tensor::hostAllocate(conv.shape(), DataType::kF32);
       for (int64_t i = 0; i < conv.elementCount(); ++i) expected.data<float>()[i] = a.apply(conv.data<float>()[i], a.params);
-      Attributes attrs = windowAttributes(c.w, C);
+      Attributes attrs = windowAttributes(c.w, c.group);
       attrs.setString("activation", a.op);
       if (!a.params.empty()) attrs.setFloats("activation_params", a.params);
       OpRun r = runOp("Conv", {x, w, b}, attrs, 1, BackendType::kCPU, {false, true, true});
       ASSERT_TRUE(r.status.isOk()) << r.status.message();
-      expectClose(r.outputs[0], expected, 1e-4, 1e-4, shapeToString(c.x) + " " + a.op);
+      expectClose(r.outputs[0], expected, 1e-4, 1e-4, shapeToString(c.x) + " to " + std::to_string(c.m) + " " + a.op);
     }
   }
 }

@@ -27,26 +27,6 @@ bool isDepthwiseConv2D(const ConvShape& c) {
 
 namespace {
 
-// The fused activations the whole-row kernels apply in registers before they store: Relu
-// (lower only) and Clip, when nothing else follows them (no Z sum, no scale and shift). The
-// others are a pass over the row after it is stored (applyFusedActivation); on 7-wide rows
-// that pass reloaded what the masked stores had just written, and waited for them (ReLU6
-// MobileNets: a third of a late depthwise conv's time). The same values as the pass's
-// max(lo, min(hi, v)), NaN included: min/max return their second operand when either is NaN.
-struct RowClamp {
-  bool lower = false, upper = false;
-  float lo = 0.f, hi = 0.f;
-
-  static RowClamp of(const FusedActivation& a, bool sumFollows) {
-    RowClamp c;
-    if (sumFollows || a.hasAffine()) return c;
-    if (a.kind == FusedActivation::kRelu) c.lower = true;
-    if (a.kind == FusedActivation::kClip) c.lower = c.upper = true, c.lo = a.alpha, c.hi = a.beta;
-    return c;
-  }
-  bool any() const { return lower || upper; }
-};
-
 // One output row of a channel block on NC4HW4: window rows `rows` (null for rows in the
 // padding), each pointing at the input pixel of output 0's first tap (pixel -pw: with the
 // stride, pixel sw * ow - pw + kw * dw of the row is tap kw of output ow), taps `wBlock`
@@ -59,7 +39,7 @@ struct DepthwiseRow {
   float* y;
   int64_t W, OW, pw;   // the input row's pixels, the output row's, the padding before
   int64_t ow0, count;  // the interior kernels' outputs [ow0, ow0 + count): AVX-512 a multiple of 4; AVX2 any
-  RowClamp clamp;      // applied by the whole-row kernels (wholeRow, wholeRowAvx2Stride1) only
+  RegisterClamp clamp;      // applied by the whole-row kernels (wholeRow, wholeRowAvx2Stride1) only
 };
 
 #ifdef TESSERA_DEPTHWISE_X86
@@ -431,7 +411,7 @@ class CpuDepthwiseConv final : public Execution {
     float* y = outputs[0]->data<float>();
     const Tensor* zTensor = convSumInput(inputs);
     const float* z = zTensor ? zTensor->data<float>() : nullptr;
-    const RowClamp clamp = RowClamp::of(params_.activation, z != nullptr);
+    const RegisterClamp clamp = RegisterClamp::of(params_.activation, z != nullptr);
     // A task is one band of rows (SpatialBands.hpp) of one or more channel blocks, the tasks
     // of a band next to each other, so each thread's share is its band of every channel. A
     // task has at least kOutputsPerTask outputs: each claim is a locked add, which waits for
@@ -475,9 +455,9 @@ class CpuDepthwiseConv final : public Execution {
     }
   }
 
-  // One output row of one channel block; true when `clamp` (RowClamp::any) was applied too.
+  // One output row of one channel block; true when `clamp` (RegisterClamp::any) was applied too.
   template <int L>
-  bool row(const float* x, float* y, int64_t block, int64_t oh, const RowClamp& clamp) const {
+  bool row(const float* x, float* y, int64_t block, int64_t oh, const RegisterClamp& clamp) const {
     const WindowGeometry& g = shape_.window;
     const int64_t H = g.input[0], W = g.input[1], OW = g.output[1];
     const int64_t KH = g.kernel[0], KW = g.kernel[1];
@@ -522,7 +502,7 @@ class CpuDepthwiseConv final : public Execution {
   // The NC4HW4 row: four channels per vector operation. True when the whole-row kernels did
   // it, `clamp` included.
   bool packedRow(const float* x, float* y, const float* wBlock, const float* bias, int64_t oh, int64_t owLo,
-                 int64_t owHi, const RowClamp& clamp) const {
+                 int64_t owHi, const RegisterClamp& clamp) const {
     (void)clamp;  // without the x86 kernels
     constexpr int L = kChannelPack;
     const WindowGeometry& g = shape_.window;
@@ -549,7 +529,7 @@ class CpuDepthwiseConv final : public Execution {
       }
       const int64_t count = interior256 || rowAvx2 ? owHi - owLo : (owHi - owLo) / 4 * 4;
       const bool whole = rowKernel || rowAvx2;
-      const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count, whole ? clamp : RowClamp()};
+      const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count, whole ? clamp : RegisterClamp()};
       if (rowKernel) {
         if (sw == 1) KW == 3 ? wholeRow<1, 3>(r) : wholeRow<1, 5>(r);
         else KW == 3 ? wholeRow<2, 3>(r) : wholeRow<2, 5>(r);
