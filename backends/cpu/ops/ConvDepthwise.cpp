@@ -31,6 +31,8 @@ namespace {
 // padding), each pointing at the input pixel of output 0's first tap (pixel -pw: with the
 // stride, pixel sw * ow - pw + kw * dw of the row is tap kw of output ow), taps `wBlock`
 // [KH][KW][4].
+constexpr int64_t kMaxWindowRows = 16;  // window rows the vector kernels take
+
 struct DepthwiseRow {
   const float* const* rows;
   const float* wBlock;
@@ -202,6 +204,33 @@ __attribute__((target("avx512f,fma"))) void wholeRow(const DepthwiseRow& r) {
     }
   }
 }
+
+// What wholeRows needs to find each output row's window rows: the block's input plane x
+// (its pixels 4 floats each) and the window's vertical geometry.
+struct DepthwisePlane {
+  const float* x;
+  int64_t H, sh, ph, dh;
+};
+
+// Output rows [oh0, oh1) of one block through wholeRow<S, KW>, `r` holding everything but the
+// rows and y (y at row oh0): the per-row set-up of the general path (the columns inside the
+// input, the kernel's choice, two divisions) done once. On 7x7 planes it had cost as much as
+// the row itself.
+template <int S, int KW>
+__attribute__((target("avx512f,fma"))) void wholeRows(DepthwiseRow r, const DepthwisePlane& p, int64_t oh0,
+                                                      int64_t oh1) {
+  const float* rows[kMaxWindowRows];
+  r.rows = rows;
+  for (int64_t oh = oh0; oh < oh1; ++oh, r.y += r.OW * 4) {
+    for (int64_t kh = 0; kh < r.KH; ++kh) {
+      const int64_t ih = oh * p.sh - p.ph + kh * p.dh;
+      rows[kh] = ih < 0 || ih >= p.H ? nullptr : p.x + (ih * r.W - r.pw) * 4;
+    }
+    wholeRow<S, KW>(r);
+  }
+}
+
+using WholeRowsFn = void (*)(DepthwiseRow, const DepthwisePlane&, int64_t, int64_t);
 
 // Four adjacent pixels of a block are 16 contiguous floats, so one 512-bit multiply-add does
 // four outputs (the tap's 4 weights repeated); four accumulators for 16 outputs at a time.
@@ -383,6 +412,14 @@ class CpuDepthwiseConv final : public Execution {
   Status onResize(const Tensors& inputs, const Tensors& outputs) override {
     TESSERA_RETURN_IF_ERROR(resolveConv(params_, inputs[0]->shape(), inputs[1]->shape(), &shape_));
     lanes_ = inputs[0]->layout() == Layout::kNC4HW4 ? kChannelPack : 1;
+#ifdef TESSERA_DEPTHWISE_X86
+    wholeRows_ = nullptr;
+    const WindowGeometry& wg = shape_.window;
+    const int64_t kw = wg.kernel[1], sw = wg.stride[1];
+    if (lanes_ == kChannelPack && wide_ && wg.dilation[1] == 1 && (kw == 3 || kw == 5) && (sw == 1 || sw == 2) &&
+        wg.kernel[0] <= kMaxWideKH)
+      wholeRows_ = sw == 1 ? (kw == 3 ? wholeRows<1, 3> : wholeRows<1, 5>) : (kw == 3 ? wholeRows<2, 3> : wholeRows<2, 5>);
+#endif
     if (outputs[0]->layout() != inputs[0]->layout())
       return Status::internal("depthwise Conv needs its input and output in the same layout");
     const Tensor* z = convSumInput(inputs);
@@ -426,7 +463,21 @@ class CpuDepthwiseConv final : public Execution {
         for (int64_t block = group * blocksPerTask; block < std::min(blocks, (group + 1) * blocksPerTask); ++block) {
           const int64_t plane = n * blocks + block;
           const float* xp = x + plane * g.input[0] * g.input[1] * lanes_;
-          for (int64_t oh = bandRow(OH, bands, band); oh < bandRow(OH, bands, band + 1); ++oh) {
+          const int64_t oh0 = bandRow(OH, bands, band), oh1 = bandRow(OH, bands, band + 1);
+#ifdef TESSERA_DEPTHWISE_X86
+          if (wholeRows_) {  // the band's rows in one call, then Z and the activation over them
+            float* yp = y + (plane * OH + oh0) * g.output[1] * kChannelPack;
+            const DepthwiseRow r{nullptr, weights_ + block * g.kernel[0] * g.kernel[1] * kChannelPack,
+                                 bias_ + block * kChannelPack, g.kernel[0], g.kernel[1], 1, yp, g.input[1],
+                                 g.output[1], g.padBegin[1], 0, 0, clamp};
+            wholeRows_(r, {xp, g.input[0], g.stride[0], g.padBegin[0], g.dilation[0]}, oh0, oh1);
+            const int64_t count = (oh1 - oh0) * g.output[1] * kChannelPack;
+            if (z) addSumRange(yp, z + (yp - y), count);
+            if (!clamp.any()) applyFusedActivation(params_.activation, yp, count);
+            continue;
+          }
+#endif
+          for (int64_t oh = oh0; oh < oh1; ++oh) {
             float* yp = y + (plane * OH + oh) * g.output[1] * lanes_;
             const bool activated = lanes_ == kChannelPack ? row<kChannelPack>(xp, yp, block, oh, clamp)
                                                           : row<1>(xp, yp, block, oh, clamp);
@@ -595,10 +646,13 @@ class CpuDepthwiseConv final : public Execution {
     return false;
   }
 
-  static constexpr int64_t kMaxWideKH = 16;
+  static constexpr int64_t kMaxWideKH = kMaxWindowRows;
   static constexpr int64_t kOutputsPerTask = 256;  // pixels (of 4 channels) per task, at least
   const bool wide_ = cpuIsa() == CpuIsa::kAvx512;  // the 512-bit interior kernel
   const bool avx2_ = cpuIsa() == CpuIsa::kAvx2;    // the 256-bit one
+#ifdef TESSERA_DEPTHWISE_X86
+  WholeRowsFn wholeRows_ = nullptr;  // AVX-512 rows of KW 3 or 5 at stride 1 or 2: whole bands a call
+#endif
   ConvParams params_;
   ConvShape shape_;
   int lanes_ = kChannelPack;
