@@ -294,10 +294,11 @@ TEST(ConvOp, Depthwise) {
   for (const Window& w : {s2k3, s2k5, s12k3}) runConvCase({{1, 6, 5, 79}, 6, 6, w, true}, seed++);
   runConvCase({{2, 5, 4, 72}, 5, 5, s2k5, false}, seed++);
   // The AVX-512 whole-row kernels (KW 3 or 5, stride 1 or 2) at every kind of row end: rows
-  // narrower than one step, exactly one or two steps, a step past them, with the window
-  // masked at both ends (padding wider than the tap reach included).
+  // narrower than one step, exactly one or two steps, a step past them, 9 outputs left at
+  // stride 2 (one more than its short last step), with the window masked at both ends
+  // (padding wider than the tap reach included).
   const Window k5pad4 = {{5, 5}, {1, 1}, {1, 1}, {4, 4}, {4, 4}};
-  for (int64_t width : {5, 31, 32, 33, 64})
+  for (int64_t width : {5, 17, 31, 32, 33, 49, 64})
     for (const Window& w : {k3, k5plain, k3wide, k5pad4, s2k3, s2k5, s12k3})
       runConvCase({{1, 5, 3, width}, 5, 5, w, true}, seed++);
   for (int64_t width : {1, 2})

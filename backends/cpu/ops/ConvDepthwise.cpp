@@ -137,12 +137,13 @@ __attribute__((target("avx512f,fma"), always_inline)) inline void stride1Step(co
 // from the 33-35 input pixels they read, loaded once in 9 vectors. The even pixels of two neighbouring
 // vectors are one 128-bit lane shuffle (vshuff32x4), the odd ones another, and the taps two
 // or four pixels over are those shifted by a lane (valignd): no 4-float-offset loads, no
-// per-pixel gathers. The row's ends go through lane masks as in stride1Step.
-template <int KW, bool EDGE>
+// per-pixel gathers. The row's ends go through lane masks as in stride1Step. (With V = 2, 8
+// outputs from 17-19 pixels in 5 vectors: MobileNets' 7-wide rows had computed 16.)
+template <int KW, bool EDGE, int V = 4>
 __attribute__((target("avx512f,fma"), always_inline)) inline void stride2Step(const DepthwiseRow& r, int64_t ow,
                                                                                 __m512 bias) {
-  constexpr int V = 4;  // output vectors a step
-  // The 9th vector holds only pixels 32 .. 32 + KW - 3 (nothing past them is read).
+  // V output vectors a step (4, or 2 at the end of a row of 8 or fewer outputs). The last
+  // input vector holds only pixels 8V .. 8V + KW - 3 (nothing past them is read).
   constexpr __mmask16 kTail = static_cast<__mmask16>((1u << ((KW - 2) * 4)) - 1);
   __mmask16 in[2 * V + 1];
 #pragma GCC unroll 8
@@ -200,6 +201,7 @@ __attribute__((target("avx512f,fma"))) void wholeRow(const DepthwiseRow& r) {
       else stride1Step<KW, true>(r, ow, bias);
     } else {
       if (inside) stride2Step<KW, false>(r, ow, bias);
+      else if (r.OW - ow <= kStep / 2) stride2Step<KW, true, 2>(r, ow, bias);
       else stride2Step<KW, true>(r, ow, bias);
     }
   }
