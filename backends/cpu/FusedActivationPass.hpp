@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/RegisterClamp.hpp"
 #include "backends/cpu/VectorMath.hpp"
 #include "ops/FusedActivation.hpp"
 
@@ -86,28 +87,6 @@ inline void applyFusedActivation(const FusedActivation& a, float* y, int64_t cou
   applyActivationKind(a, y, count, stride);
   activateRange(y, count, stride, [=](float v) { return v * scale + shift; });
 }
-
-// The fused activations a conv kernel can apply in its registers just before it stores:
-// Relu (lower bound only) and Clip, when nothing else follows them (no Z sum, no scale and
-// shift). The others are a pass over the tile after it is stored (applyFusedActivation),
-// which reloads what was just written: a ReLU6 after MobileNetV2's 16 -> 96 pointwise conv
-// at 112x112 took 40-75% on top of the conv; on 7-wide depthwise rows the reloads waited on
-// the masked stores before them. The same values as the pass's max(lo, min(hi, v)), NaN
-// included, when applied as max(min(v, hi), lo) with the SSE/AVX min and max (which return
-// their second operand when either is NaN).
-struct RegisterClamp {
-  bool lower = false, upper = false;
-  float lo = 0.f, hi = 0.f;
-
-  static RegisterClamp of(const FusedActivation& a, bool sumFollows) {
-    RegisterClamp c;
-    if (sumFollows || a.hasAffine()) return c;
-    if (a.kind == FusedActivation::kRelu) c.lower = true;
-    if (a.kind == FusedActivation::kClip) c.lower = c.upper = true, c.lo = a.alpha, c.hi = a.beta;
-    return c;
-  }
-  bool any() const { return lower || upper; }
-};
 
 // A Conv's Z input (ops/Conv.hpp), stored in y's layout: y[i * stride] += z[i * stride], on
 // the tile just written, before its activation.

@@ -282,6 +282,7 @@ struct PackedTile {
   int64_t cBlockStride;
   int cols;
   const float* bias;
+  const RegisterClamp* clamp;  // NC4HW4 C, the last K chunk: applied as the sums are stored (or null)
 };
 using PackedKernel = void (*)(const PackedTile& t);
 
@@ -315,6 +316,8 @@ void packedPortable(const PackedTile& t) {
     if (t.cBlockStride) {
       for (int c = 0; c < t.cols; ++c)
         nc4At(t, r, c) = (t.accumulate ? nc4At(t, r, c) : (t.bias ? t.bias[c] : 0.f)) + acc[r][c];
+      if (t.clamp)
+        for (int c = 0; c < t.cols; ++c) nc4At(t, r, c) = t.clamp->apply(nc4At(t, r, c));
       continue;
     }
     for (int c = 0; c < kNR; ++c) t.c[r * t.ldc + c] = (t.accumulate ? t.c[r * t.ldc + c] : 0.f) + acc[r][c];
@@ -330,7 +333,10 @@ __attribute__((target("avx2,fma"))) inline void storeRowsAvx2NC4(const __m256 (&
       const __m256 half = out[r * 2 + q / 2];
       const __m128 v = q % 2 ? _mm256_extractf128_ps(half, 1) : _mm256_castps256_ps128(half);
       float* dst = &nc4At(t, r, q * 4);
-      _mm_storeu_ps(dst, t.accumulate ? _mm_add_ps(v, _mm_loadu_ps(dst)) : v);
+      __m128 sum = t.accumulate ? _mm_add_ps(v, _mm_loadu_ps(dst)) : v;
+      if (t.clamp && t.clamp->upper) sum = _mm_min_ps(sum, _mm_set1_ps(t.clamp->hi));
+      if (t.clamp && t.clamp->lower) sum = _mm_max_ps(sum, _mm_set1_ps(t.clamp->lo));
+      _mm_storeu_ps(dst, sum);
     }
 }
 
@@ -405,8 +411,12 @@ __attribute__((target("avx512f,avx512vl"), always_inline)) inline void storeNC4A
     const int rows = std::min(4, t.rows - r0);
     const __mmask16 m = static_cast<__mmask16>((1u << (4 * rows)) - 1);
     float* c = &nc4At(t, r0, col0);
-    for (int b = 0; b < blocks; ++b, c += t.cBlockStride)
-      _mm512_mask_storeu_ps(c, m, t.accumulate ? _mm512_add_ps(block[b], _mm512_maskz_loadu_ps(m, c)) : block[b]);
+    for (int b = 0; b < blocks; ++b, c += t.cBlockStride) {
+      __m512 sum = t.accumulate ? _mm512_add_ps(block[b], _mm512_maskz_loadu_ps(m, c)) : block[b];
+      if (t.clamp && t.clamp->upper) sum = _mm512_min_ps(sum, _mm512_set1_ps(t.clamp->hi));
+      if (t.clamp && t.clamp->lower) sum = _mm512_max_ps(sum, _mm512_set1_ps(t.clamp->lo));
+      _mm512_mask_storeu_ps(c, m, sum);
+    }
   }
 }
 
@@ -500,7 +510,7 @@ inline float sumStart(const GemmArgs& g, int64_t n) { return g.cBlockStride && g
 // accumulated): where a kernel could not write C whole (a partial width or height, alpha != 1,
 // or an NC4HW4 C the kernel cannot store).
 void storeScratch(const GemmArgs& g, const float* tile, int64_t tileStride, int rows, int cols, int64_t m, int64_t n,
-                  bool accumulate) {
+                  bool accumulate, const RegisterClamp* clamp) {
   if (g.cBlockStride && n % 4 == 0) {
     // NC4HW4 C: column group by column group, each row's 4 values one 16-byte pixel of a
     // block (addressed per element, this had taken longer than the product itself for a
@@ -518,6 +528,8 @@ void storeScratch(const GemmArgs& g, const float* tile, int64_t tileStride, int 
         } else {
           for (int q = 0; q < width; ++q) dst[q] = (accumulate ? dst[q] : start[q]) + g.alpha * src[q];
         }
+        if (clamp)
+          for (int q = 0; q < width; ++q) dst[q] = clamp->apply(dst[q]);
       }
     }
     return;
@@ -528,6 +540,7 @@ void storeScratch(const GemmArgs& g, const float* tile, int64_t tileStride, int 
       float& dst = *cAt(g, m + r, n + j);
       const float start = accumulate ? dst : sumStart(g, n + j);
       dst = start + g.alpha * src[j];
+      if (clamp) dst = clamp->apply(dst);
     }
   }
 }
@@ -603,6 +616,8 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
       packAPanel(g.A, rowStride, kStep, groupStride, m0 + m, rows, mr, k0, kb, aPack + m / mr * panelFloats);
   }
   const float* bias = g.cBlockStride && !accumulate ? g.bias : nullptr;
+  // The conv's clamp once the sums are whole: in the last K chunk only.
+  const RegisterClamp* clamp = g.cBlockStride && g.clamp.any() && k0 + kb == g.K ? &g.clamp : nullptr;
   constexpr int kScratchWidth = 2 * kNR;
   for (int64_t n0 = nBegin; n0 < nEnd;) {
     const int64_t left = nEnd - n0;
@@ -616,18 +631,18 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
       const auto [a, aStride] = panelA(m, rows);
       if (g.cBlockStride) {  // stored whole blocks at a time, any width
         kernel(PackedTile{a, aStride, b, b + g.K * kNR, kb, cAt(g, m0 + m, n0), 0, accumulate, rows, g.cBlockStride,
-                          cols, bias ? bias + n0 : nullptr});
+                          cols, bias ? bias + n0 : nullptr, clamp});
         continue;
       }
       float* c = g.C + (m0 + m) * g.ldc + n0;
       if (cols == width && g.alpha == 1.f) {
-        kernel(PackedTile{a, aStride, b, b + g.K * kNR, kb, c, g.ldc, accumulate, rows, 0, cols, nullptr});
+        kernel(PackedTile{a, aStride, b, b + g.K * kNR, kb, c, g.ldc, accumulate, rows, 0, cols, nullptr, nullptr});
         continue;
       }
       // A partial width (the panels' zero padding) or alpha != 1: through a scratch tile.
       alignas(64) float tile[kMaxMR * kScratchWidth];
-      kernel(PackedTile{a, aStride, b, b + g.K * kNR, kb, tile, kScratchWidth, false, rows, 0, cols, nullptr});
-      storeScratch(g, tile, kScratchWidth, rows, cols, m0 + m, n0, accumulate);
+      kernel(PackedTile{a, aStride, b, b + g.K * kNR, kb, tile, kScratchWidth, false, rows, 0, cols, nullptr, nullptr});
+      storeScratch(g, tile, kScratchWidth, rows, cols, m0 + m, n0, accumulate, nullptr);
     }
     n0 += width;
   }
@@ -637,7 +652,7 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
 // alpha != 1) goes through a scratch tile so the kernel may write whole widths.
 void runTile(TileKernel kernel, int width, const GemmArgs& g, const float* a, int64_t rowStride, int64_t kStep,
              int64_t groupStride, int rows, int fullRows, const float* bPanel, int64_t kb, int64_t m, int64_t n, int cols,
-             bool accumulate) {
+             bool accumulate, const RegisterClamp* clamp) {
   const float* bNext = width > kNR ? bPanel + g.K * kNR : nullptr;  // the 24-wide kernel's second panel
   if (rows == fullRows && cols == width && g.alpha == 1.f && !g.cBlockStride) {
     kernel(Tile{a, rowStride, kStep, groupStride, rows, bPanel, bNext, kb, g.C + m * g.ldc + n, g.ldc, accumulate});
@@ -646,7 +661,7 @@ void runTile(TileKernel kernel, int width, const GemmArgs& g, const float* a, in
   constexpr int kScratchWidth = kNR + 8;
   alignas(64) float tile[kMaxMR * kScratchWidth];
   kernel(Tile{a, rowStride, kStep, groupStride, rows, bPanel, bNext, kb, tile, kScratchWidth, false});
-  storeScratch(g, tile, kScratchWidth, rows, cols, m, n, accumulate);
+  storeScratch(g, tile, kScratchWidth, rows, cols, m, n, accumulate, clamp);
 }
 
 void packedProduct(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t groupStride, int64_t mBegin,
@@ -696,7 +711,8 @@ void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBe
   if (g.K == 0) {  // empty sum: C = 0 or the bias (or unchanged when accumulating)
     if (!g.accumulate)
       for (int64_t m = mBegin; m < mEnd; ++m)
-        for (int64_t n = nBegin; n < nEnd; ++n) *cAt(g, m, n) = sumStart(g, n);
+        for (int64_t n = nBegin; n < nEnd; ++n)
+          *cAt(g, m, n) = g.cBlockStride && g.clamp.any() ? g.clamp.apply(sumStart(g, n)) : sumStart(g, n);
     return;
   }
   const KernelSet& ks = kernels();
@@ -713,6 +729,7 @@ void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBe
   for (int64_t k0 = 0; k0 < g.K; k0 += kKC) {
     const int64_t kb = std::min(kKC, g.K - k0);
     const bool accumulate = g.accumulate || k0 > 0;
+    const RegisterClamp* clamp = g.cBlockStride && g.clamp.any() && k0 + kb == g.K ? &g.clamp : nullptr;
     for (int64_t m0 = mBegin; m0 < mEnd; m0 += kMC) {
       const int64_t mb = std::min(kMC, mEnd - m0);
       for (int64_t n0 = nBegin; n0 < nEnd;) {
@@ -732,7 +749,7 @@ void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBe
           const int rows = static_cast<int>(std::min<int64_t>(mr, m0 + mb - m));
           // k0 is a multiple of 4 (kKC is).
           runTile(kernel, width, g, g.A + m * rowStride + k0 / 4 * groupStride, rowStride, kStep, groupStride, rows,
-                  mr, bPanel, kb, m, n0, cols, accumulate);
+                  mr, bPanel, kb, m, n0, cols, accumulate, clamp);
         }
         n0 += wide ? left : kNR;
       }

@@ -6,6 +6,8 @@
 #pragma once
 #include <cstdint>
 
+#include "backends/cpu/RegisterClamp.hpp"
+
 namespace tessera {
 
 class ThreadPool;
@@ -37,6 +39,8 @@ struct GemmArgs {
   const float* bias = nullptr;
   float alpha = 1.f;
   bool accumulate = false;  // C = alpha*A*B + C instead of C = alpha*A*B
+  // NC4HW4 C only: a conv's Relu or Clip, applied to the finished sums as they are stored.
+  RegisterClamp clamp;
 };
 
 // Computes rows [mBegin, mEnd) and columns [nBegin, nEnd) of C on the calling thread.

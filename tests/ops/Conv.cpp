@@ -305,12 +305,15 @@ TEST(ConvOp, Depthwise) {
     for (const Window& w : {k3, k5pad4, s2k3}) runConvCase({{1, 5, 3, width}, 5, 5, w, true}, seed++);
 }
 
-// Convs with their activation fused (no Z): the CPU's depthwise whole-row kernels and its
-// pointwise kernel clamp Relu and Clip in registers before storing (RegisterClamp), the
-// other kinds are a pass over the tile. Depthwise rows of one step and less (7 wide:
-// MobileNets' last planes), several steps, strides 1 and 2, KW 3 and 5, many channels on
-// small planes (several blocks a task), one output row, batch 2; pointwise convs with few
-// input channels, a ragged last output block and pixel counts that end mid-step.
+// Convs with their activation fused (no Z): the CPU's depthwise whole-row kernels, its
+// pointwise kernel and the GEMM's NC4HW4 stores clamp Relu and Clip in registers
+// (RegisterClamp), the other kinds are a pass over the tile. Depthwise rows of one step and
+// less (7 wide: MobileNets' last planes), several steps, strides 1 and 2, KW 3 and 5, many
+// channels on small planes (several blocks a task), one output row, batch 2; pointwise
+// convs with few input channels, a ragged last output block and pixel counts that end
+// mid-step; GEMM convs through its in-place tiles (im2col, 8 outputs), its packed kernels
+// (A read in place; im2col with 36 outputs) and K in chunks (600 input channels: the clamp
+// on the last chunk only).
 TEST(ConvOp, FusedActivationWithoutSum) {
   struct Act {
     const char* op;
@@ -335,7 +338,8 @@ TEST(ConvOp, FusedActivationWithoutSum) {
   const std::vector<Case> cases = {{{2, 13, 7, 7}, 13, 13, k3},   {{1, 96, 7, 7}, 96, 96, k3},   {{1, 40, 14, 14}, 40, 40, s2},
                                    {{2, 6, 9, 37}, 6, 6, k5},     {{1, 5, 1, 80}, 5, 5, k3},     {{1, 7, 11, 45}, 7, 7, s2},
                                    {{1, 9, 3, 5}, 9, 9, k5},      {{2, 16, 9, 13}, 96, 1, k1},   {{1, 12, 5, 7}, 6, 1, k1},
-                                   {{1, 48, 3, 11}, 13, 1, k1}};
+                                   {{1, 48, 3, 11}, 13, 1, k1},   {{2, 7, 9, 11}, 8, 1, k3},     {{1, 96, 5, 7}, 40, 1, k1},
+                                   {{1, 600, 5, 5}, 48, 1, k1},   {{1, 8, 9, 10}, 36, 1, s2}};
   uint32_t seed = 700;
   for (const Case& c : cases) {
     const Tensor x = randomTensor(c.x, seed, -4.f, 4.f);
