@@ -248,7 +248,11 @@ void WinogradConv::task(int64_t t, const float* x, float* y, const FusedActivati
     gemmPackedTile(a, 0, tiles, 0, M);
   }
   transformOutput(m, tiles, out);
-  applyFusedActivation(act, out, tiles * outBlocks_ * 16);  // still in cache
+  // Relu/Clip as the tiles are copied into y below (RegisterClamp), the others on the
+  // scratch tiles while in cache.
+  const RegisterClamp clamp = RegisterClamp::of(act, false);
+  if (!clamp.any()) applyFusedActivation(act, out, tiles * outBlocks_ * 16);
+  const Float4 lo = {clamp.lo, clamp.lo, clamp.lo, clamp.lo}, hi = {clamp.hi, clamp.hi, clamp.hi, clamp.hi};
   const WindowGeometry& g = shape_.window;
   const int64_t OH = g.output[0], OW = g.output[1], blockStride = yAddr_.spatial * kChannelPack;
   for (int64_t i = 0; i < tiles; ++i) {
@@ -259,8 +263,12 @@ void WinogradConv::task(int64_t t, const float* x, float* y, const FusedActivati
       const float* o = out + (i * outBlocks_ + ob) * 16;
       float* yb = y + n * yAddr_.batchStride + ob * blockStride;
       for (int64_t a = 0; a < rowsHere; ++a)
-        for (int64_t b = 0; b < colsHere; ++b)
-          storeFloat4(yb + ((oh + a) * OW + ow + b) * kChannelPack, loadFloat4(o + (a * 2 + b) * 4));
+        for (int64_t b = 0; b < colsHere; ++b) {
+          Float4 v = loadFloat4(o + (a * 2 + b) * 4);
+          if (clamp.upper) v = v < hi ? v : hi;  // std::min(hi, v), NaN to hi
+          if (clamp.lower) v = v > lo ? v : lo;  // std::max(lo, v)
+          storeFloat4(yb + ((oh + a) * OW + ow + b) * kChannelPack, v);
+        }
     }
   }
 }

@@ -306,14 +306,14 @@ TEST(ConvOp, Depthwise) {
 }
 
 // Convs with their activation fused (no Z): the CPU's depthwise whole-row kernels, its
-// pointwise kernel and the GEMM's NC4HW4 stores clamp Relu and Clip in registers
+// pointwise kernel, Winograd and the GEMM's NC4HW4 stores clamp Relu and Clip in registers
 // (RegisterClamp), the other kinds are a pass over the tile. Depthwise rows of one step and
 // less (7 wide: MobileNets' last planes), several steps, strides 1 and 2, KW 3 and 5, many
 // channels on small planes (several blocks a task), one output row, batch 2; pointwise
 // convs with few input channels, a ragged last output block and pixel counts that end
 // mid-step; GEMM convs through its in-place tiles (im2col, 8 outputs), its packed kernels
 // (A read in place; im2col with 36 outputs) and K in chunks (600 input channels: the clamp
-// on the last chunk only).
+// on the last chunk only); Winograd, which clamps as it copies its tiles into y.
 TEST(ConvOp, FusedActivationWithoutSum) {
   struct Act {
     const char* op;
@@ -339,7 +339,8 @@ TEST(ConvOp, FusedActivationWithoutSum) {
                                    {{2, 6, 9, 37}, 6, 6, k5},     {{1, 5, 1, 80}, 5, 5, k3},     {{1, 7, 11, 45}, 7, 7, s2},
                                    {{1, 9, 3, 5}, 9, 9, k5},      {{2, 16, 9, 13}, 96, 1, k1},   {{1, 12, 5, 7}, 6, 1, k1},
                                    {{1, 48, 3, 11}, 13, 1, k1},   {{2, 7, 9, 11}, 8, 1, k3},     {{1, 96, 5, 7}, 40, 1, k1},
-                                   {{1, 600, 5, 5}, 48, 1, k1},   {{1, 8, 9, 10}, 36, 1, s2}};
+                                   {{1, 600, 5, 5}, 48, 1, k1},   {{1, 8, 9, 10}, 36, 1, s2},    {{2, 16, 7, 9}, 12, 1, k3},
+                                   {{1, 32, 5, 6}, 6, 1, k3}};
   uint32_t seed = 700;
   for (const Case& c : cases) {
     const Tensor x = randomTensor(c.x, seed, -4.f, 4.f);
