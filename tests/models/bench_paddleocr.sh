@@ -4,11 +4,13 @@
 # prints a markdown table (docs/PERFORMANCE.md holds the last one recorded).
 #
 #   tests/models/bench_paddleocr.sh [--tessera build/tessera] [--backend cpu] [--threads 2]
-#                                   [--runs 20] [--warmup 3] [--rounds 3]
+#                                   [--runs 20] [--warmup 3] [--rounds 3] [--models DIR]
 #                                   [--case "NAME MODEL_FILE SHAPE"]... [--no-cycle]
 #
 # --case (repeatable) times those cases instead of the default ones, e.g.
-# --case "det ch_PP-OCRv4_det_infer.onnx 1x3x736x1280"; --no-cycle leaves out the width cycle.
+# --case "det ch_PP-OCRv4_det_infer.onnx 1x3x736x1280", MODEL_FILE in --models (default
+# third_party/models/paddleocr; each model's input is `x`); --no-cycle leaves out the width
+# cycle. benchmarks/compare_general_nets.sh runs other nets through it.
 #
 # Each round times Tessera and then ONNX Runtime on a case (a median of --runs runs each); the
 # table shows each engine's lowest median over the rounds, so a burst of load from another
@@ -27,6 +29,7 @@ WARMUP=3
 ROUNDS=3
 GIVEN_CASES=()
 CYCLE_ROW=1
+MODELS="$ROOT/third_party/models/paddleocr"
 while [ $# -gt 0 ]; do
   case "$1" in
     --tessera) TESSERA="$2"; shift 2 ;;
@@ -36,12 +39,12 @@ while [ $# -gt 0 ]; do
     --warmup) WARMUP="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
     --case) GIVEN_CASES+=("$2"); shift 2 ;;
+    --models) MODELS="$2"; shift 2 ;;
     --no-cycle) CYCLE_ROW=0; shift ;;
     *) echo "bench_paddleocr: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
 
-MODELS="$ROOT/third_party/models/paddleocr"
 CASES=(
   "cls ch_ppocr_mobile_v2.0_cls_infer.onnx 1x3x48x192"
   "cls ch_ppocr_mobile_v2.0_cls_infer.onnx 2x3x48x192"
@@ -59,9 +62,13 @@ for c in "${CASES[@]}"; do
     exit 2
   fi
 done
-for f in "$TESSERA" "$MODELS/ch_PP-OCRv4_det_infer.onnx" "$ROOT/third_party/ort/node_modules/onnxruntime-node"; do
+for f in "$TESSERA" "$MODELS" "$ROOT/third_party/ort/node_modules/onnxruntime-node"; do
   [ -e "$f" ] || { echo "bench_paddleocr: $f is missing: run scripts/setup.sh" >&2; exit 1; }
 done
+if [ "$CYCLE_ROW" = 1 ] && [ ! -f "$MODELS/ch_PP-OCRv4_rec_infer.onnx" ]; then
+  echo "bench_paddleocr: the width cycle needs ch_PP-OCRv4_rec_infer.onnx in $MODELS (or --no-cycle)" >&2
+  exit 2
+fi
 
 field() {  # field NAME JSON_LINE
   /usr/bin/python3 -c 'import json, sys; print(json.loads(sys.argv[2])[sys.argv[1]])' "$1" "$2"
