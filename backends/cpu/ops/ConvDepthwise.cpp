@@ -27,12 +27,12 @@ bool isDepthwiseConv2D(const ConvShape& c) {
 
 namespace {
 
+constexpr int64_t kMaxWindowRows = 16;  // window rows the vector kernels take
+
 // One output row of a channel block on NC4HW4: window rows `rows` (null for rows in the
 // padding), each pointing at the input pixel of output 0's first tap (pixel -pw: with the
 // stride, pixel sw * ow - pw + kw * dw of the row is tap kw of output ow), taps `wBlock`
 // [KH][KW][4].
-constexpr int64_t kMaxWindowRows = 16;  // window rows the vector kernels take
-
 struct DepthwiseRow {
   const float* const* rows;
   const float* wBlock;
@@ -41,7 +41,7 @@ struct DepthwiseRow {
   float* y;
   int64_t W, OW, pw;   // the input row's pixels, the output row's, the padding before
   int64_t ow0, count;  // the interior kernels' outputs [ow0, ow0 + count): AVX-512 a multiple of 4; AVX2 any
-  RegisterClamp clamp;      // applied by the whole-row kernels (wholeRow, wholeRowAvx2Stride1) only
+  RegisterClamp clamp;  // applied by the whole-row kernels (wholeRow, wholeRowAvx2Stride1) only
 };
 
 #ifdef TESSERA_DEPTHWISE_X86
@@ -565,29 +565,22 @@ class CpuDepthwiseConv final : public Execution {
     const Float4 b = loadFloat4(bias);
     int64_t vectorEnd = owLo;  // [owLo, vectorEnd) done by the wide kernel
 #ifdef TESSERA_DEPTHWISE_X86
-    // AVX-512, KW 3 or 5 at stride 1 or 2 without dilation: the whole row in one kernel, its
-    // ends included; otherwise the interior at stride 1 four outputs a vector. AVX2: KW 3 or 5
-    // at stride 1 without dilation, the whole row where 8-output steps cover it; otherwise the
-    // interior at stride 1 or 2 eight outputs at a time (the last step overlapping).
-    const bool rowKernel = wide_ && dw == 1 && (KW == 3 || KW == 5) && (sw == 1 || sw == 2) && KH <= kMaxWideKH;
+    // AVX-512 (KW 3 or 5 at stride 1 or 2 without dilation went to wholeRows_ instead): the
+    // interior at stride 1 four outputs a vector. AVX2: KW 3 or 5 at stride 1 without
+    // dilation, the whole row where 8-output steps cover it; otherwise the interior at stride 1
+    // or 2 eight outputs at a time (the last step overlapping).
     const bool interior512 = wide_ && sw == 1 && owHi - owLo >= 4 && KH <= kMaxWideKH;
     const bool interior256 = avx2_ && (sw == 1 || sw == 2) && owHi - owLo >= 8 && KH <= kMaxWideKH;
     const bool rowAvx2 = avx2_ && sw == 1 && dw == 1 && (KW == 3 || KW == 5) && KH <= kMaxWideKH &&
                          wholeRowAvx2Fits(OW, owLo, owHi);
-    if (rowKernel || interior512 || interior256 || rowAvx2) {
+    if (interior512 || interior256 || rowAvx2) {
       const float* rows[kMaxWideKH];
       for (int64_t kh = 0; kh < KH; ++kh) {
         const int64_t ih = oh * g.stride[0] - g.padBegin[0] + kh * g.dilation[0];
         rows[kh] = ih < 0 || ih >= H ? nullptr : x + (ih * W - pw) * L;
       }
       const int64_t count = interior256 || rowAvx2 ? owHi - owLo : (owHi - owLo) / 4 * 4;
-      const bool whole = rowKernel || rowAvx2;
-      const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count, whole ? clamp : RegisterClamp()};
-      if (rowKernel) {
-        if (sw == 1) KW == 3 ? wholeRow<1, 3>(r) : wholeRow<1, 5>(r);
-        else KW == 3 ? wholeRow<2, 3>(r) : wholeRow<2, 5>(r);
-        return clamp.any();
-      }
+      const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count, rowAvx2 ? clamp : RegisterClamp()};
       if (rowAvx2) {
         KW == 3 ? wholeRowAvx2Stride1<3>(r) : wholeRowAvx2Stride1<5>(r);
         return clamp.any();
