@@ -73,6 +73,7 @@ KernelCase convTranspose(const std::string& name, int64_t cin, int64_t cout, int
     addKernel(conv("ConvDepthwise5x5/s1/240ch/6x160", 240, 240, 6, 160, 5, 1, 240, true)) &&
     addKernel(conv("ConvFirst3x3/s2/3to16/640x640", 3, 16, 640, 3, 2, 1, true)) &&
     addKernel(relu6(conv("ConvDepthwise3x3/s1/960ch/7x7/relu6", 960, 960, 7, 3, 1, 960, true))) &&
+    addKernel(relu6(conv("ConvDepthwise3x3/s1/576ch/14x14/relu6", 576, 576, 14, 3, 1, 576, true))) &&
     addKernel(relu6(conv("ConvDepthwise3x3/s2/576ch/14x14/relu6", 576, 576, 14, 3, 2, 576, true))) &&
     addKernel(convTranspose("ConvTranspose2x2/s2/96to24/80x80", 96, 24, 80));
 

@@ -137,13 +137,18 @@ Status CpuBackend::onCopyBuffer(const Tensor* src, Tensor* dst) {
     // of channel blocks.
     const int64_t pieces = layoutPieces(*src, *dst);
     const Shape& s = src->shape();
-    const int64_t bands = s.size() >= 3 ? spatialBands(s[2], pool_->threads()) : 1;
-    if (pieces > 1 && bands > 1 && dst->byteSize() >= (size_t(1) << 18)) {
+    SpatialBands bands;
+    if (s.size() >= 3 && pieces > 1) {
       const int64_t rowPixels = elementCount(s) / (s[0] * s[1] * s[2]);
-      pool_->parallelFor(s[0] * bands, [&](int64_t begin, int64_t end) {
+      const int64_t pixelBytes = dataTypeSize(dst->dtype()) * (dst->layout() == Layout::kNC4HW4 ? 4 : 1);
+      bands = spatialBands(s[2], rowPixels, pixelBytes, pool_->threads());
+    }
+    if (bands.count > 1 && dst->byteSize() >= (size_t(1) << 18)) {
+      const int64_t rowPixels = elementCount(s) / (s[0] * s[1] * s[2]);
+      pool_->parallelFor(s[0] * bands.count, [&](int64_t begin, int64_t end) {
         for (int64_t t = begin; t < end; ++t) {
-          const int64_t n = t / bands, b = t % bands;
-          convertLayoutBand(*src, *dst, n, bandRow(s[2], bands, b) * rowPixels, bandRow(s[2], bands, b + 1) * rowPixels);
+          const int64_t n = t / bands.count, b = t % bands.count;
+          convertLayoutBand(*src, *dst, n, bands.row(b) * rowPixels, bands.row(b + 1) * rowPixels);
         }
       });
       return Status::ok();

@@ -455,7 +455,8 @@ class CpuDepthwiseConv final : public Execution {
     // of a band next to each other, so each thread's share is its band of every channel. A
     // task has at least kOutputsPerTask outputs: each claim is a locked add, which waits for
     // the stores before it to drain (7-wide rows 4 a claim: a sixth of the op's time in claims).
-    const int64_t bands = spatialBands(OH, cpuPool(*this).threads());
+    const SpatialBands split = spatialBands(OH, g.output[1], lanes_ * sizeof(float), cpuPool(*this).threads());
+    const int64_t bands = split.count;
     const int64_t bandOutputs = std::max<int64_t>(1, OH / bands * g.output[1]);
     const int64_t blocksPerTask = std::min(blocks, (kOutputsPerTask + bandOutputs - 1) / bandOutputs);
     const int64_t groups = (blocks + blocksPerTask - 1) / blocksPerTask;
@@ -465,7 +466,7 @@ class CpuDepthwiseConv final : public Execution {
         for (int64_t block = group * blocksPerTask; block < std::min(blocks, (group + 1) * blocksPerTask); ++block) {
           const int64_t plane = n * blocks + block;
           const float* xp = x + plane * g.input[0] * g.input[1] * lanes_;
-          const int64_t oh0 = bandRow(OH, bands, band), oh1 = bandRow(OH, bands, band + 1);
+          const int64_t oh0 = split.row(band), oh1 = split.row(band + 1);
 #ifdef TESSERA_DEPTHWISE_X86
           if (wholeRows_) {  // the band's rows in one call, then Z and the activation over them
             float* yp = y + (plane * OH + oh0) * g.output[1] * kChannelPack;
