@@ -298,11 +298,18 @@ TEST(ConvOp, Depthwise) {
   // stride 2 (one more than its short last step), with the window masked at both ends
   // (padding wider than the tap reach included).
   const Window k5pad4 = {{5, 5}, {1, 1}, {1, 1}, {4, 4}, {4, 4}};
-  for (int64_t width : {5, 17, 31, 32, 33, 49, 64})
+  for (int64_t width : {5, 7, 17, 31, 32, 33, 49, 64})
     for (const Window& w : {k3, k5plain, k3wide, k5pad4, s2k3, s2k5, s12k3})
       runConvCase({{1, 5, 3, width}, 5, 5, w, true}, seed++);
   for (int64_t width : {1, 2})
     for (const Window& w : {k3, k5pad4, s2k3}) runConvCase({{1, 5, 3, width}, 5, 5, w, true}, seed++);
+  // Rows narrower than a step on many channel blocks, split over the threads by blocks: a
+  // store past a row's end would land on the next block's first output, which the other
+  // thread has usually written already (AVX2's one masked step for rows under 8 outputs).
+  // The threads' order varies: enough channels that the second thread starts before the
+  // first is done (woken from sleep, it had been late for small convs), each shape twice.
+  for (int repeat = 0; repeat < 2; ++repeat)
+    for (int64_t width : {7, 3}) runConvCase({{1, 2048, 7, width}, 2048, 2048, k3, true}, seed++);
 }
 
 // Convs with their activation fused (no Z): the CPU's depthwise whole-row kernels, its

@@ -298,8 +298,9 @@ inline int64_t nextAvx2Step(const DepthwiseRow& r, int64_t ow) {
 // window row's 8 + KW - 1 input pixels are loaded once as pixel pairs (2j, 2j+1), and the odd
 // pairs (2j+1, 2j+2) built from two neighbours by a 128-bit lane shuffle, instead of loading
 // each tap's pairs (4-float-offset loads, a quarter of them splitting cache lines). Masked:
-// pixels outside the row (the padding at its ends) are loaded as zeros and never touched.
-template <int KW, bool kMasked>
+// pixels outside the row (the padding at its ends) are loaded as zeros and never touched;
+// kNarrow (a row of fewer than 8 outputs, kMasked too): outputs from OW on are not stored.
+template <int KW, bool kMasked, bool kNarrow = false>
 __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2Stride1(const DepthwiseRow& r, int64_t ow,
                                                                              __m256 bias) {
   constexpr int kLoads = (8 + KW - 1 + 1) / 2;  // pairs covering pixels 0 .. 8 + KW - 2
@@ -333,21 +334,30 @@ __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2Stride1(c
   }
   float* y = r.y + ow * 4;
   const __m256 lo = _mm256_set1_ps(r.clamp.lo), hi = _mm256_set1_ps(r.clamp.hi);
+  const __m256i outputPair = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);  // vector i: outputs ow+2i, ow+2i+1
 #pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) {
     __m256 v = acc[i];
     if (r.clamp.upper) v = _mm256_min_ps(v, hi);
     if (r.clamp.lower) v = _mm256_max_ps(v, lo);
-    _mm256_storeu_ps(y + 8 * i, v);
+    if constexpr (kNarrow) {
+      const __m256i o = _mm256_add_epi32(outputPair, _mm256_set1_epi32(static_cast<int>(ow + 2 * i)));
+      _mm256_maskstore_ps(y + 8 * i, _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(r.OW)), o), v);
+    } else {
+      _mm256_storeu_ps(y + 8 * i, v);
+    }
   }
 }
 
-// A whole row that way (OW >= 8, wholeRowAvx2Fits): masked steps at both ends, plain ones over
-// the interior [ow0, ow0 + count) (none when count < 8; the ends' steps then cover the row).
+// A whole row that way (wholeRowAvx2Fits): masked steps at both ends, plain ones over the
+// interior [ow0, ow0 + count) (none when count < 8; the ends' steps then cover the row).
 // The ends had gone through the single-output code: a third of the op's time on 80-wide rows.
+// A row of fewer than 8 outputs (MobileNets' 7x7 planes) is one step with masked stores; it
+// had gone through the 4-float path.
 template <int KW>
 __attribute__((target("avx2,fma"))) void wholeRowAvx2Stride1(const DepthwiseRow& r) {
   const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
+  if (r.OW < 8) return stepAvx2Stride1<KW, true, true>(r, 0, bias);
   stepAvx2Stride1<KW, true>(r, 0, bias);
   for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) stepAvx2Stride1<KW, false>(r, ow, bias);
   stepAvx2Stride1<KW, true>(r, r.OW - 8, bias);
@@ -362,9 +372,10 @@ __attribute__((target("avx2,fma"))) void interiorRowAvx2Stride1(const DepthwiseR
 }
 
 // Whether the masked ends and the interior cover the row: [0, 8) and [OW - 8, OW) reach the
-// interior [owLo, owHi), and any outputs between the two ends are in an interior of 8 or more.
+// interior [owLo, owHi), and any outputs between the two ends are in an interior of 8 or more;
+// or the row has fewer than 8 outputs (one step, every load and store masked).
 inline bool wholeRowAvx2Fits(int64_t OW, int64_t owLo, int64_t owHi) {
-  return OW >= 8 && owLo <= 8 && owHi >= OW - 8 && (owHi - owLo >= 8 || OW <= 16);
+  return OW < 8 || (owLo <= 8 && owHi >= OW - 8 && (owHi - owLo >= 8 || OW <= 16));
 }
 
 // The interior of a row on AVX2 at stride S (1 or 2), any window and dilation: two pixels of a
