@@ -157,6 +157,19 @@ bool isBlockedPair(const Tensor& src, const Tensor& dst) {
          (src.layout() == Layout::kNC4HW4 && dst.layout() == Layout::kNCHW);
 }
 
+// Calls f(T()) with T the unsigned integer type of an element's size: a layout change moves
+// elements whatever they hold. Other sizes (none today) do nothing.
+template <typename F>
+void withElementType(size_t bytes, F&& f) {
+  switch (bytes) {
+    case 1: f(uint8_t()); break;
+    case 2: f(uint16_t()); break;
+    case 4: f(uint32_t()); break;
+    case 8: f(uint64_t()); break;
+    default: break;
+  }
+}
+
 template <typename T>
 void convertPiecesTyped(const Tensor& src, Tensor& dst, int64_t begin, int64_t end) {
   int64_t N, C, S;
@@ -184,13 +197,8 @@ void convertBandTyped(const Tensor& src, Tensor& dst, int64_t n, int64_t i0, int
 
 void convertLayoutBand(const Tensor& src, Tensor& dst, int64_t n, int64_t i0, int64_t i1) {
   if (!isBlockedPair(src, dst)) return;
-  switch (dataTypeSize(src.dtype())) {
-    case 1: convertBandTyped<uint8_t>(src, dst, n, i0, i1); break;
-    case 2: convertBandTyped<uint16_t>(src, dst, n, i0, i1); break;
-    case 4: convertBandTyped<uint32_t>(src, dst, n, i0, i1); break;
-    case 8: convertBandTyped<uint64_t>(src, dst, n, i0, i1); break;
-    default: break;
-  }
+  withElementType(dataTypeSize(src.dtype()),
+                  [&](auto t) { convertBandTyped<decltype(t)>(src, dst, n, i0, i1); });
 }
 
 int64_t layoutPieces(const Tensor& src, const Tensor& dst) {
@@ -201,13 +209,8 @@ int64_t layoutPieces(const Tensor& src, const Tensor& dst) {
 }
 
 void convertLayoutPieces(const Tensor& src, Tensor& dst, int64_t begin, int64_t end) {
-  switch (dataTypeSize(src.dtype())) {
-    case 1: convertPiecesTyped<uint8_t>(src, dst, begin, end); break;
-    case 2: convertPiecesTyped<uint16_t>(src, dst, begin, end); break;
-    case 4: convertPiecesTyped<uint32_t>(src, dst, begin, end); break;
-    case 8: convertPiecesTyped<uint64_t>(src, dst, begin, end); break;
-    default: break;
-  }
+  withElementType(dataTypeSize(src.dtype()),
+                  [&](auto t) { convertPiecesTyped<decltype(t)>(src, dst, begin, end); });
 }
 
 void convertLayout(const Tensor& src, Tensor& dst) {
@@ -222,13 +225,10 @@ void convertLayout(const Tensor& src, Tensor& dst) {
   if (dst.layout() == Layout::kNC4HW4) std::memset(dst.data(), 0, dst.byteSize());
   int64_t N, C, S;
   splitShape(src.shape(), &N, &C, &S);
-  switch (dataTypeSize(src.dtype())) {
-    case 1: convertTyped(src.data<uint8_t>(), src.layout(), dst.data<uint8_t>(), dst.layout(), N, C, S); break;
-    case 2: convertTyped(src.data<uint16_t>(), src.layout(), dst.data<uint16_t>(), dst.layout(), N, C, S); break;
-    case 4: convertTyped(src.data<uint32_t>(), src.layout(), dst.data<uint32_t>(), dst.layout(), N, C, S); break;
-    case 8: convertTyped(src.data<uint64_t>(), src.layout(), dst.data<uint64_t>(), dst.layout(), N, C, S); break;
-    default: break;
-  }
+  withElementType(dataTypeSize(src.dtype()), [&](auto t) {
+    using T = decltype(t);
+    convertTyped(src.data<T>(), src.layout(), dst.data<T>(), dst.layout(), N, C, S);
+  });
 }
 
 namespace {
