@@ -41,7 +41,7 @@ class FewChannelConv {
   int64_t groups16_ = 0;  // output channels in groups of 16
   int64_t owLo_ = 0, owHi_ = 0;  // output columns whose every tap column is inside x
   PackedWeights weights_;
-  std::vector<float> bias_;  // of this run, padded to groups of 16
+  AlignedFloats bias_;  // of this run, padded to groups of 16
 };
 
 }  // namespace tessera

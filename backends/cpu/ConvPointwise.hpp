@@ -41,7 +41,7 @@ class PointwiseConv {
   ChannelAddressing xAddr_, yAddr_;
   int64_t chunk_ = 0, chunks_ = 0;  // pixels per task, tasks per image
   PackedWeights weights_;
-  std::vector<float> bias_;  // of this run: per output block, 4 channels repeated 4 times
+  AlignedFloats bias_;  // of this run: per output block, 4 channels repeated 4 times
 };
 
 }  // namespace tessera

@@ -44,7 +44,7 @@ class Upsample2x2Transpose {
   ChannelAddressing xAddr_, yAddr_;
   int64_t blocks_ = 0;  // output channel blocks of 4
   PackedWeights weights_;
-  std::vector<float> bias_;  // of this run: [kh][block][kw][4], bias per channel, 0 in padding
+  AlignedFloats bias_;  // of this run: [kh][block][kw][4], bias per channel, 0 in padding
 };
 
 }  // namespace tessera

@@ -42,8 +42,8 @@ class WinogradConv {
   int workers_ = 1;
   PackedWeights weights_;  // 16 packed [C x M] matrices, one per transformed position
   const float* u_ = nullptr;
-  std::vector<float> bias_;     // of this run, padded to whole blocks
-  std::vector<float> scratch_;  // per worker: V [16][C/4][tiles][4], m [tiles][16][M4], out tiles
+  AlignedFloats bias_;     // of this run, padded to whole blocks
+  AlignedFloats scratch_;  // per worker: V [16][C/4][tiles][4], m [tiles][16][M4], out tiles
   int64_t scratchPerWorker_ = 0;
 };
 

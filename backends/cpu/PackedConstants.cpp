@@ -33,7 +33,7 @@ PackedConstants::Packed PackedConstants::get(const std::vector<const Tensor*>& s
   }
   auto found = entries_.find({addresses, key});
   if (found != entries_.end()) return found->second.packed;
-  entry.packed = std::make_shared<std::vector<float>>(floats, 0.f);
+  entry.packed = std::make_shared<AlignedFloats>(floats, 0.f);
   pack(entry.packed->data());
   bytes_ += floats * sizeof(float);
   ++packings_;

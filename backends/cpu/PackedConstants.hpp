@@ -16,13 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "backends/cpu/CacheAligned.hpp"
 #include "tessera/Tensor.hpp"
 
 namespace tessera {
 
 class PackedConstants {
  public:
-  using Packed = std::shared_ptr<const std::vector<float>>;
+  using Packed = std::shared_ptr<const AlignedFloats>;
 
   // The packing `key` of `sources` (constant, in host memory): `floats` floats, zeroed, then
   // filled by `pack` the first time. nullptr when a source does not own its memory.
@@ -35,7 +36,7 @@ class PackedConstants {
  private:
   struct Entry {
     std::vector<std::shared_ptr<void>> sources;  // keeps the keyed addresses alive
-    std::shared_ptr<std::vector<float>> packed;
+    std::shared_ptr<AlignedFloats> packed;
   };
   mutable std::mutex mutex_;
   std::map<std::pair<std::vector<const void*>, std::string>, Entry> entries_;
@@ -56,7 +57,7 @@ class PackedWeights {
 
  private:
   PackedConstants::Packed shared_;
-  std::vector<float> own_;
+  AlignedFloats own_;
   Pack pack_;
 };
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backends/cpu/ClaimedTasks.hpp"
+#include "backends/cpu/CacheAligned.hpp"
 #include "backends/cpu/ConvFewChannels.hpp"
 #include "backends/cpu/ConvPointwise.hpp"
 #include "backends/cpu/ConvWinograd.hpp"
@@ -400,10 +401,10 @@ class CpuConv final : public Execution {
   WinogradConv winogradConv_;
   FewChannelConv fewChannelConv_;
   PointwiseConv pointwiseConv_;
-  std::vector<float> reordered_;  // W in K order, for packing weights computed at run time
+  AlignedFloats reordered_;  // W in K order, for packing weights computed at run time
   PackedWeights weights_;          // the GEMM's B: shared by the Session's plans when constant
   const float* packedB_ = nullptr;  // weights_ of this run
-  std::vector<float> scratch_;
+  AlignedFloats scratch_;
   std::vector<int64_t> tapOffsets_;
 };
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backends/cpu/ConvTransposeFewOutputs.hpp"
+#include "backends/cpu/CacheAligned.hpp"
 #include "backends/cpu/ConvTransposeUpsample.hpp"
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
@@ -342,13 +343,13 @@ class CpuConvTranspose final : public Execution {
   int workers_ = 1;
   std::vector<int64_t> target_;  // [input position][tap]: offset in y (spatial part), -1 outside
   std::vector<int64_t> yChannel_;  // channel part of the offsets in y
-  std::vector<float> scratch_;
-  std::vector<float> reordered_;  // one group's W in (c, tap, m) order, for packing weights
+  AlignedFloats scratch_;
+  AlignedFloats reordered_;  // one group's W in (c, tap, m) order, for packing weights
                                   // computed at run time (disjoint path)
   PackedWeights weights_;           // the GEMM's B: shared by the Session's plans when constant
   const float* packedB_ = nullptr;  // weights_ of this run
-  std::vector<float> gathered_;
-  std::vector<float> col_;
+  AlignedFloats gathered_;
+  AlignedFloats col_;
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/CacheAligned.hpp"
 #include "backends/cpu/Gemm.hpp"
 #include "ops/Einsum.hpp"
 #include "tessera/Registry.hpp"
@@ -252,7 +253,7 @@ class CpuEinsum final : public Execution {
   bool inPlace_ = false;
   std::vector<int64_t> aBatch_, aM_, aK_, bBatch_, bK_, bN_, cBatch_, cM_, cN_;
   std::vector<T> a_, b_, c_;
-  std::vector<float> packed_;
+  AlignedFloats packed_;
   // Loop route.
   std::vector<int64_t> outExtent_, outStride_, sumExtent_, sumStride_;  // strides: [letter][operand]
   int64_t outCount_ = 0, sumCount_ = 1, tasks_ = 1, perTask_ = 0;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/CacheAligned.hpp"
 #include "backends/cpu/Gemm.hpp"
 #include "backends/cpu/VectorMath.hpp"
 #include "ops/Recurrent.hpp"
@@ -376,8 +377,8 @@ class CpuRecurrent final : public Execution {
   bool splitH_ = false;
   int64_t rCols_ = 0, rBlock_ = 0, dirFloats_ = 0, maxLength_ = 0;
   PackedWeights wPacked_, rPacked_;
-  std::vector<float> projected_;  // [seq*batch rows in X's order, D*G*H]
-  std::vector<float> scratch_;    // per direction: see hiddenOf .. biasOf
+  AlignedFloats projected_;  // [seq*batch rows in X's order, D*G*H]
+  AlignedFloats scratch_;    // per direction: see hiddenOf .. biasOf
   std::vector<int64_t> lengths_;
   struct {
     const float* packedR;
