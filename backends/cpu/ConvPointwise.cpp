@@ -86,8 +86,8 @@ __attribute__((target("avx512f"))) void pixelsTimesBlocks(const Geometry& g, con
   const __m512 lo = _mm512_set1_ps(clamp.lo), hi = _mm512_set1_ps(clamp.hi);
 #pragma GCC unroll 8
   for (int j = 0; j < B; ++j, yp += g.yBlockStride) {
-    if (clamp.upper) a0[j] = _mm512_min_ps(a0[j], hi), a1[j] = _mm512_min_ps(a1[j], hi);
-    if (clamp.lower) a0[j] = _mm512_max_ps(a0[j], lo), a1[j] = _mm512_max_ps(a1[j], lo);
+    if (clamp.upper) a0[j] = _mm512_maskz_min_ps(0xFFFF, a0[j], hi), a1[j] = _mm512_maskz_min_ps(0xFFFF, a1[j], hi);
+    if (clamp.lower) a0[j] = _mm512_maskz_max_ps(0xFFFF, a0[j], lo), a1[j] = _mm512_maskz_max_ps(0xFFFF, a1[j], lo);
     _mm512_mask_storeu_ps(yp, m0, a0[j]);
     _mm512_mask_storeu_ps(yp + kVector, m1, a1[j]);
   }

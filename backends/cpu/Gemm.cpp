@@ -413,8 +413,8 @@ __attribute__((target("avx512f,avx512vl"), always_inline)) inline void storeNC4A
     float* c = &nc4At(t, r0, col0);
     for (int b = 0; b < blocks; ++b, c += t.cBlockStride) {
       __m512 sum = t.accumulate ? _mm512_add_ps(block[b], _mm512_maskz_loadu_ps(m, c)) : block[b];
-      if (t.clamp && t.clamp->upper) sum = _mm512_min_ps(sum, _mm512_set1_ps(t.clamp->hi));
-      if (t.clamp && t.clamp->lower) sum = _mm512_max_ps(sum, _mm512_set1_ps(t.clamp->lo));
+      if (t.clamp && t.clamp->upper) sum = _mm512_maskz_min_ps(0xFFFF, sum, _mm512_set1_ps(t.clamp->hi));
+      if (t.clamp && t.clamp->lower) sum = _mm512_maskz_max_ps(0xFFFF, sum, _mm512_set1_ps(t.clamp->lo));
       _mm512_mask_storeu_ps(c, m, sum);
     }
   }

@@ -13,7 +13,9 @@ namespace tessera {
 // at 112x112 took 40-75% on top of the conv; on 7-wide depthwise rows the reloads waited on
 // the masked stores before them. The same values as the pass's max(lo, min(hi, v)), NaN
 // included, when applied as max(min(v, hi), lo) with the SSE/AVX min and max (which return
-// their second operand when either is NaN).
+// their second operand when either is NaN). (AVX-512 kernels write min and max as
+// _mm512_maskz_min_ps(0xFFFF, ...): the plain intrinsics' undefined pass-through trips GCC
+// 12's uninitialised-value warning, 66 of them a build.)
 struct RegisterClamp {
   bool lower = false, upper = false;
   float lo = 0.f, hi = 0.f;

@@ -625,7 +625,7 @@ Status Session::Impl::planNode(const Node& node) {
       v.constant = true;
       if (!node.outputs[i].empty()) values[node.outputs[i]] = v;
     }
-    report.nodes.push_back({node.label(), node.opType, BackendType::kCPU, true});
+    report.nodes.push_back({node.label(), node.opType, BackendType::kCPU, true, {}});
     return Status::ok();
   }
 
@@ -688,7 +688,7 @@ Status Session::Impl::planNode(const Node& node) {
     t->setName(name);
     values[name] = v;
   }
-  report.nodes.push_back({node.label(), node.opType, step.backend->type(), false});
+  report.nodes.push_back({node.label(), node.opType, step.backend->type(), false, {}});
   steps.push_back(std::move(step));
   return Status::ok();
 }

@@ -81,8 +81,8 @@ __attribute__((target("avx512f"), always_inline)) inline void storeStep(const De
 #pragma GCC unroll 8
   for (int i = 0; i < V; ++i) {
     __m512 v = acc[i];
-    if (r.clamp.upper) v = _mm512_min_ps(v, hi);
-    if (r.clamp.lower) v = _mm512_max_ps(v, lo);
+    if (r.clamp.upper) v = _mm512_maskz_min_ps(0xFFFF, v, hi);
+    if (r.clamp.lower) v = _mm512_maskz_max_ps(0xFFFF, v, lo);
     if (EDGE) _mm512_mask_storeu_ps(y + 16 * i, insideLanes(ow + 4 * i, r.OW), v);
     else _mm512_storeu_ps(y + 16 * i, v);
   }
