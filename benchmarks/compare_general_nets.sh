@@ -18,5 +18,6 @@ fi
 exec "$ROOT/tests/models/bench_paddleocr.sh" --runs 15 --warmup 3 --rounds 3 "$@" --models "$DIR" --no-cycle \
   --case "mobilenetv2_nhwc_224 mobilenetv2_nhwc_224.onnx 1x224x224x3" \
   --case "mobilenetv2_nhwc4_512 mobilenetv2_nhwc4_512.onnx 1x512x512x4" \
+  --case "mlsd_512 mlsd_512.onnx 1x512x512x4" \
   --case "ultraface_320x240 ultraface_320x240.onnx 1x3x240x320" \
   --case "ultraface_640x480 ultraface_640x480.onnx 1x3x480x640"

@@ -6,6 +6,10 @@ must be general"), with random weights, as ONNX files into a folder:
                               a Transpose (as tf2onnx writes TensorFlow models), 1000 classes
   mobilenetv2_nhwc4_512.onnx  the same backbone on a 1x512x512x4 NHWC input (a line-segment
                               detector's, which adds a fourth channel)
+  mlsd_512.onnx               an M-LSD-style line-segment detector: that backbone to stride 16,
+                              a decoder of bilinear 2x Resizes, Concats with the stride-8 and
+                              stride-4 features, 3x3 convs, a dilated (5) 3x3 conv, 16 maps
+                              upsampled to 256x256 and a Sigmoid
   ultraface_320x240.onnx      an UltraFace-style face detector (ReLU, depthwise-separable
   ultraface_640x480.onnx      blocks, four heads of 3x3 convs, Transpose / Reshape / Concat,
                               a two-class Softmax over every anchor), NCHW input
@@ -42,12 +46,14 @@ class Net:
         self.nodes.append(helper.make_node(op_type, inputs, [y], **attrs))
         return y
 
-    def conv(self, x, cin, cout, k=1, stride=1, group=1, act="relu6"):
+    def conv(self, x, cin, cout, k=1, stride=1, group=1, act="relu6", dilation=1):
         """Conv with bias ("same" padding), then ReLU6 (Clip 0..6), ReLU or nothing."""
         w = self.rng.normal(0, np.sqrt(2 / (cin // group * k * k)), (cout, cin // group, k, k))
         b = self.rng.normal(0, 0.01, (cout,))
+        dilated = {"dilations": [dilation, dilation]} if dilation != 1 else {}
         y = self.op("Conv", [x, self.constant(w.astype(np.float32)), self.constant(b.astype(np.float32), "b")],
-                    kernel_shape=[k, k], strides=[stride, stride], pads=[k // 2] * 4, group=group)
+                    kernel_shape=[k, k], strides=[stride, stride], pads=[dilation * (k // 2)] * 4, group=group,
+                    **dilated)
         if act == "relu6":
             lo = self.constant(np.array(0, np.float32), "lo")
             hi = self.constant(np.array(6, np.float32), "hi")
@@ -64,13 +70,17 @@ class Net:
         onnx.save(model, path)
 
 
-def mobilenetv2(path, size, channels):
-    n = Net()
-    y = n.conv(n.op("Transpose", ["x"], perm=[0, 3, 1, 2]), channels, 32, 3, 2)
-    c = 32
-    # (expansion, output channels, blocks, first block's stride), as in the paper.
-    for expand, out, blocks, first_stride in [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2),
-                                              (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]:
+# MobileNetV2's inverted residual stages: (expansion, output channels, blocks, first block's
+# stride), as in the paper.
+MOBILENETV2_STAGES = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2),
+                      (6, 320, 1, 1)]
+
+
+def mobilenetv2_stages(n, y, channels, stages):
+    """The stem and `stages` of MobileNetV2 from NCHW `y`; returns each stage's output and channels."""
+    y = n.conv(y, channels, 32, 3, 2)
+    c, outputs = 32, []
+    for expand, out, blocks, first_stride in stages:
         for i in range(blocks):
             stride = first_stride if i == 0 else 1
             block_input, hidden = y, c * expand
@@ -81,9 +91,40 @@ def mobilenetv2(path, size, channels):
             if stride == 1 and c == out:
                 y = n.op("Add", [block_input, y])
             c = out
+        outputs.append((y, c))
+    return outputs
+
+
+def mobilenetv2(path, size, channels):
+    n = Net()
+    y, c = mobilenetv2_stages(n, n.op("Transpose", ["x"], perm=[0, 3, 1, 2]), channels, MOBILENETV2_STAGES)[-1]
     y = n.op("Flatten", [n.op("GlobalAveragePool", [n.conv(y, c, 1280, 1)])])
     y = n.op("MatMul", [y, n.constant(n.rng.normal(0, 0.03, (1280, 1000)).astype(np.float32))])
     n.save(path, [1, size, size, channels], [y])
+
+
+def mlsd(path, size):
+    n = Net()
+    stages = mobilenetv2_stages(n, n.op("Transpose", ["x"], perm=[0, 3, 1, 2]), 4, MOBILENETV2_STAGES[:5])
+    (f4, c4), (f8, c8), (f16, c16) = stages[1], stages[2], stages[4]  # strides 4, 8 and 16
+
+    def upsample(y):
+        roi = n.constant(np.zeros(0, np.float32), "roi")
+        scales = n.constant(np.array([1, 1, 2, 2], np.float32), "scales")
+        return n.op("Resize", [y, roi, scales], mode="linear", coordinate_transformation_mode="half_pixel")
+
+    def merge(deep, c_deep, skip, c_skip):  # both to 64 channels, the deeper one upsampled, concatenated
+        return n.op("Concat", [n.conv(skip, c_skip, 64, 1, act="relu"), upsample(n.conv(deep, c_deep, 64, 1, act="relu"))],
+                    axis=1)
+
+    def refine(y):  # 128 -> 64 through two 3x3 convs
+        return n.conv(n.conv(y, 128, 64, 3, act="relu"), 64, 64, 3, act="relu")
+
+    y = refine(merge(f16, c16, f8, c8))
+    y = refine(merge(y, 64, f4, c4))
+    y = n.conv(n.conv(y, 64, 64, 3, act="relu", dilation=5), 64, 64, 3, act="relu")
+    y = n.op("Sigmoid", [upsample(n.conv(y, 64, 16, 1, act=None))])
+    n.save(path, [1, size, size, 4], [y])
 
 
 def ultraface(path, height, width):
@@ -119,6 +160,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     mobilenetv2(os.path.join(out, "mobilenetv2_nhwc_224.onnx"), 224, 3)
     mobilenetv2(os.path.join(out, "mobilenetv2_nhwc4_512.onnx"), 512, 4)
+    mlsd(os.path.join(out, "mlsd_512.onnx"), 512)
     ultraface(os.path.join(out, "ultraface_320x240.onnx"), 240, 320)
     ultraface(os.path.join(out, "ultraface_640x480.onnx"), 480, 640)
 
