@@ -85,14 +85,16 @@ bool WinogradConv::suits(const ConvShape& c, const ChannelAddressing& x, const C
   const WindowGeometry& g = c.window;
   if (g.rank != 2 || c.group != 1 || !x.packed || !y.packed) return false;
   for (int d = 0; d < 2; ++d)
-    if (g.kernel[d] != 3 || g.stride[d] != 1 || g.dilation[d] != 1) return false;
+    if (g.kernel[d] != 3 || g.stride[d] != 1 || g.dilation[d] < 1) return false;
   // Thin GEMMs (few input channels) gain little from the saved multiply-adds and still pay
   // for the transforms: the 16 is a judgement, not measured (the convs timed were PP-OCRv4
   // det's 96 -> 24 heads and the 64 -> 64 micro-benchmark, docs/cpu-conv-gemm.md). Few
   // outputs are fine: a face detector's 64 -> 6 and 128 -> 4 score heads ran twice as fast
   // here as through im2col, whose GEMM pads N to 16 columns (UltraFace 320x240 1.56 -> 1.43 ms).
+  // Each phase of a dilated conv needs outputs for a tile too (a phase of one output row
+  // would leave half of every tile unused).
   return c.inChannels % kChannelPack == 0 && c.inChannels >= 16 && c.outChannels >= 4 &&
-         g.output[0] >= 2 && g.output[1] >= 2;
+         g.output[0] >= 2 * g.dilation[0] && g.output[1] >= 2 * g.dilation[1];
 }
 
 void WinogradConv::plan(PackedConstants& cache, const ConvShape& c, const ChannelAddressing& x,
@@ -101,9 +103,11 @@ void WinogradConv::plan(PackedConstants& cache, const ConvShape& c, const Channe
   xAddr_ = x;
   yAddr_ = y;
   const WindowGeometry& g = c.window;
-  tilesH_ = (g.output[0] + 1) / 2;
-  tilesW_ = (g.output[1] + 1) / 2;
-  tiles_ = c.batch * tilesH_ * tilesW_;
+  // A phase has up to ceil(OH / dh) output rows (the first phases one more than the last).
+  tilesH_ = ((g.output[0] + g.dilation[0] - 1) / g.dilation[0] + 1) / 2;
+  tilesW_ = ((g.output[1] + g.dilation[1] - 1) / g.dilation[1] + 1) / 2;
+  phases_ = g.dilation[0] * g.dilation[1];
+  tiles_ = c.batch * phases_ * tilesH_ * tilesW_;
   tasks_ = (tiles_ + kTiles - 1) / kTiles;
   workers_ = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, tasks_)));
   inBlocks_ = c.inChannels / kChannelPack;
@@ -145,6 +149,13 @@ void WinogradConv::plan(PackedConstants& cache, const ConvShape& c, const Channe
   bias_.assign(mPadded_, 0.f);
 }
 
+WinogradConv::Tile WinogradConv::tileAt(int64_t q) const {
+  const WindowGeometry& g = shape_.window;
+  const int64_t perPhase = tilesH_ * tilesW_, r = q % perPhase, phase = q / perPhase % phases_;
+  const int64_t dh = g.dilation[0], dw = g.dilation[1];
+  return {q / (perPhase * phases_), phase / dw + dh * 2 * (r / tilesW_), phase % dw + dw * 2 * (r % tilesW_)};
+}
+
 // V = (Bt d B) for the 4x4 input patch d of each tile t and channel c, with
 // Bt = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1], laid out [position][block][tile][lane]: the
 // GEMM of position p reads its rows (tiles) as an NC4HW4 activation, in place. One channel
@@ -167,17 +178,18 @@ void WinogradConv::transformInput(const float* x, int64_t tile0, int64_t tiles, 
 #else
   const int64_t group = 0;
 #endif
+  const int64_t dh = g.dilation[0], dw = g.dilation[1];
   for (int64_t t = 0, groupEnd = 0; t < tiles; ++t) {
-    const int64_t q = tile0 + t, n = q / (tilesH_ * tilesW_), r = q % (tilesH_ * tilesW_);
+    const Tile tile = tileAt(tile0 + t);
     Patch& pt = patch[t];
-    pt.ih0 = (r / tilesW_) * 2 - g.padBegin[0];
-    pt.iw0 = (r % tilesW_) * 2 - g.padBegin[1];
-    pt.corner = n * xAddr_.batchStride + (pt.ih0 * W + pt.iw0) * kChannelPack;
-    pt.inside = pt.ih0 >= 0 && pt.ih0 + 4 <= H && pt.iw0 >= 0 && pt.iw0 + 4 <= W;
-    // Tiles of one tile row, all of their patches inside x (the last one's ends at pixel
-    // 2 * group + 1 from the first's corner).
-    pt.grouped = group > 0 && t >= groupEnd && t + group <= tiles && r % tilesW_ + group <= tilesW_ && pt.inside &&
-                 pt.iw0 + 2 * group + 2 <= W;
+    pt.ih0 = tile.oh0 - g.padBegin[0];
+    pt.iw0 = tile.ow0 - g.padBegin[1];
+    pt.corner = tile.n * xAddr_.batchStride + (pt.ih0 * W + pt.iw0) * kChannelPack;
+    pt.inside = pt.ih0 >= 0 && pt.ih0 + 3 * dh < H && pt.iw0 >= 0 && pt.iw0 + 3 * dw < W;
+    // Undilated tiles of one tile row, all of their patches inside x (the last one's ends at
+    // pixel 2 * group + 1 from the first's corner).
+    pt.grouped = group > 0 && dh == 1 && dw == 1 && t >= groupEnd && t + group <= tiles &&
+                 (tile0 + t) % tilesW_ + group <= tilesW_ && pt.inside && pt.iw0 + 2 * group + 2 <= W;
     if (pt.grouped) groupEnd = t + group;
   }
   for (int64_t b = 0; b < inBlocks_; ++b) {
@@ -196,9 +208,9 @@ void WinogradConv::transformInput(const float* x, int64_t tile0, int64_t tiles, 
       Float4 d[4][4];
       for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) {
-          const int64_t ih = pt.ih0 + i, iw = pt.iw0 + j;
+          const int64_t ih = pt.ih0 + i * dh, iw = pt.iw0 + j * dw;
           const bool in = pt.inside || (ih >= 0 && ih < H && iw >= 0 && iw < W);
-          d[i][j] = in ? loadFloat4(xc + pt.corner + (i * W + j) * kChannelPack) : splatFloat4(0.f);
+          d[i][j] = in ? loadFloat4(xc + pt.corner + (i * dh * W + j * dw) * kChannelPack) : splatFloat4(0.f);
         }
       storeTransformed(d, out, positionStride);
     }
@@ -255,19 +267,21 @@ void WinogradConv::task(int64_t t, const float* x, float* y, const FusedActivati
   const Float4 lo = {clamp.lo, clamp.lo, clamp.lo, clamp.lo}, hi = {clamp.hi, clamp.hi, clamp.hi, clamp.hi};
   const WindowGeometry& g = shape_.window;
   const int64_t OH = g.output[0], OW = g.output[1], blockStride = yAddr_.spatial * kChannelPack;
+  const int64_t dh = g.dilation[0], dw = g.dilation[1];
   for (int64_t i = 0; i < tiles; ++i) {
-    const int64_t q = tile0 + i, n = q / (tilesH_ * tilesW_), r = q % (tilesH_ * tilesW_);
-    const int64_t oh = (r / tilesW_) * 2, ow = (r % tilesW_) * 2;
-    const int64_t rowsHere = std::min<int64_t>(2, OH - oh), colsHere = std::min<int64_t>(2, OW - ow);
+    const Tile tile = tileAt(tile0 + i);
+    // The tile's outputs dh rows and dw columns apart; those past the image store nothing.
+    const int64_t rowsHere = tile.oh0 >= OH ? 0 : std::min<int64_t>(2, (OH - 1 - tile.oh0) / dh + 1);
+    const int64_t colsHere = tile.ow0 >= OW ? 0 : std::min<int64_t>(2, (OW - 1 - tile.ow0) / dw + 1);
     for (int64_t ob = 0; ob < outBlocks_; ++ob) {
       const float* o = out + (i * outBlocks_ + ob) * 16;
-      float* yb = y + n * yAddr_.batchStride + ob * blockStride;
+      float* yb = y + tile.n * yAddr_.batchStride + ob * blockStride;
       for (int64_t a = 0; a < rowsHere; ++a)
         for (int64_t b = 0; b < colsHere; ++b) {
           Float4 v = loadFloat4(o + (a * 2 + b) * 4);
           if (clamp.upper) v = v < hi ? v : hi;  // std::min(hi, v), NaN to hi
           if (clamp.lower) v = v > lo ? v : lo;  // std::max(lo, v)
-          storeFloat4(yb + ((oh + a) * OW + ow + b) * kChannelPack, v);
+          storeFloat4(yb + ((tile.oh0 + a * dh) * OW + tile.ow0 + b * dw) * kChannelPack, v);
         }
     }
   }

@@ -4,6 +4,11 @@
 // [tiles x C] by [C x M]), and brought back (Y = At m A). 16 multiply-adds per tile and
 // channel pair instead of 36: 2.25x fewer, for some additions in the transforms. The CPU's
 // Conv takes this path for the shapes `suits` accepts (docs/cpu-conv-gemm.md).
+//
+// A dilated 3x3 conv (dilation dh, dw: DeepLab's ASPP, line-segment detectors) is dh x dw
+// plain 3x3 convs, one per phase: the outputs whose row is a mod dh and column b mod dw read
+// only the inputs on the same grid, every dh-th row and dw-th column from (a - ph, b - pw). A
+// tile is 2x2 outputs of one phase, its patch 4x4 inputs of that grid.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -18,7 +23,7 @@ class ThreadPool;
 
 class WinogradConv {
  public:
-  // 2-D, 3x3, stride 1, no dilation, one group, NC4HW4 in and out, input channels in whole
+  // 2-D, 3x3, stride 1, any dilation, one group, NC4HW4 in and out, input channels in whole
   // blocks, and big enough that the saved multiply-adds outweigh the transforms.
   static bool suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y);
 
@@ -33,10 +38,18 @@ class WinogradConv {
   void task(int64_t t, const float* x, float* y, const FusedActivation& act, int worker);
   void transformInput(const float* x, int64_t tile0, int64_t tiles, float* v) const;
   void transformOutput(const float* m, int64_t tiles, float* out) const;
+  // Tile q's image and top-left output; its other outputs are a dilation away, and its
+  // patch's corner is that output less the padding.
+  struct Tile {
+    int64_t n, oh0, ow0;
+  };
+  Tile tileAt(int64_t q) const;
 
   ConvShape shape_;
   ChannelAddressing xAddr_, yAddr_;
-  int64_t tilesH_ = 0, tilesW_ = 0, tiles_ = 0, tasks_ = 0;
+  // A phase's tiles: tilesH_ x tilesW_ (every phase alike; tiles past a phase's last output
+  // store nothing); phases_ = dilation[0] x dilation[1] per image.
+  int64_t tilesH_ = 0, tilesW_ = 0, phases_ = 1, tiles_ = 0, tasks_ = 0;
   int64_t inBlocks_ = 0, outBlocks_ = 0, mPadded_ = 0, packedSize_ = 0;
   int64_t positionStride_ = 0;  // floats between V's positions
   int workers_ = 1;
