@@ -120,8 +120,7 @@ void WinogradConv::plan(PackedConstants& cache, const ConvShape& c, const Channe
   // A phase has up to ceil(OH / dh) output rows (the first phases one more than the last).
   tilesH_ = ((g.output[0] + g.dilation[0] - 1) / g.dilation[0] + 1) / 2;
   tilesW_ = ((g.output[1] + g.dilation[1] - 1) / g.dilation[1] + 1) / 2;
-  phases_ = g.dilation[0] * g.dilation[1];
-  tiles_ = c.batch * phases_ * tilesH_ * tilesW_;
+  tiles_ = c.batch * g.dilation[0] * g.dilation[1] * tilesH_ * tilesW_;
   tasks_ = (tiles_ + kTiles - 1) / kTiles;
   workers_ = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, tasks_)));
   inBlocks_ = c.inChannels / kChannelPack;

@@ -48,8 +48,8 @@ class WinogradConv {
   ConvShape shape_;
   ChannelAddressing xAddr_, yAddr_;
   // A phase's tiles: tilesH_ x tilesW_ (every phase alike; tiles past a phase's last output
-  // store nothing); phases_ = dilation[0] x dilation[1] per image.
-  int64_t tilesH_ = 0, tilesW_ = 0, phases_ = 1, tiles_ = 0, tasks_ = 0;
+  // store nothing), dilation[0] x dilation[1] phases per image.
+  int64_t tilesH_ = 0, tilesW_ = 0, tiles_ = 0, tasks_ = 0;
   int64_t inBlocks_ = 0, outBlocks_ = 0, mPadded_ = 0, packedSize_ = 0;
   int64_t positionStride_ = 0;  // floats between V's positions
   int workers_ = 1;

@@ -138,13 +138,13 @@ Status CpuBackend::onCopyBuffer(const Tensor* src, Tensor* dst) {
     const int64_t pieces = layoutPieces(*src, *dst);
     const Shape& s = src->shape();
     SpatialBands bands;
-    if (s.size() >= 3 && pieces > 1) {
-      const int64_t rowPixels = elementCount(s) / (s[0] * s[1] * s[2]);
+    int64_t rowPixels = 0;
+    if (s.size() >= 3 && pieces > 1) {  // not empty: pieces counts blocks of pixels
+      rowPixels = elementCount(s) / (s[0] * s[1] * s[2]);
       const int64_t pixelBytes = dataTypeSize(dst->dtype()) * (dst->layout() == Layout::kNC4HW4 ? 4 : 1);
       bands = spatialBands(s[2], rowPixels, pixelBytes, pool_->threads());
     }
     if (bands.count > 1 && dst->byteSize() >= (size_t(1) << 18)) {
-      const int64_t rowPixels = elementCount(s) / (s[0] * s[1] * s[2]);
       pool_->parallelFor(s[0] * bands.count, [&](int64_t begin, int64_t end) {
         for (int64_t t = begin; t < end; ++t) {
           const int64_t n = t / bands.count, b = t % bands.count;

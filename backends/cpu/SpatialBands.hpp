@@ -19,10 +19,11 @@
 #include <cstdint>
 #include <numeric>
 
+#include "backends/cpu/CacheAligned.hpp"
+
 namespace tessera {
 
 constexpr int64_t kMinBandRows = 8;
-constexpr int64_t kCacheLineBytes = 64;
 
 struct SpatialBands {
   int64_t count = 1;  // bands
@@ -43,10 +44,10 @@ struct SpatialBands {
 inline SpatialBands spatialBands(int64_t rows, int64_t rowPixels, int64_t pixelBytes, int threads) {
   SpatialBands b;
   b.rows = rows;
-  if (threads <= 1 || rows < kMinBandRows * threads || pixelBytes <= 0 || pixelBytes > kCacheLineBytes ||
-      kCacheLineBytes % pixelBytes != 0)
+  const int64_t line = static_cast<int64_t>(kCacheLine);
+  if (threads <= 1 || rows < kMinBandRows * threads || pixelBytes <= 0 || pixelBytes > line || line % pixelBytes != 0)
     return b;
-  const int64_t pixelsPerLine = kCacheLineBytes / pixelBytes;
+  const int64_t pixelsPerLine = line / pixelBytes;
   b.step = pixelsPerLine / std::gcd(rowPixels, pixelsPerLine);
   // Each plane must start on a line too, and each band keep at least `step` rows (then the
   // rounded edges stay in order and no band is empty).

@@ -31,7 +31,7 @@ TEST(SpatialBands, EdgesStartALineInEveryPlane) {
             EXPECT_GE(s.row(b + 1) - s.row(b), kMinBandRows / 2)
                 << rows << "x" << rowPixels << ", " << threads << " threads: band " << b;
             for (int64_t plane : {0, 1, 5})
-              EXPECT_EQ(bandStartByte(s, rowPixels, pixelBytes, plane, b) % kCacheLineBytes, 0)
+              EXPECT_EQ(bandStartByte(s, rowPixels, pixelBytes, plane, b) % static_cast<int64_t>(kCacheLine), 0)
                   << rows << "x" << rowPixels << ", " << pixelBytes << " bytes a pixel, " << threads
                   << " threads: band " << b << " of plane " << plane;
           }
