@@ -217,13 +217,15 @@ TEST(ConvOp, Winograd3x3) {
   runConvCase({{1, 128, 5, 6}, 4, 1, k3, true}, seed++);
   // Dilated, one phase of outputs a tile: "same" padding at dilation 2 and 5 (phases with
   // fewer outputs than others, tiles past a phase's end), dh != dw with one-sided padding,
-  // no padding, batch 2, and planes where a phase has exactly one tile.
+  // no padding, batch 2, a plane where every phase is exactly one tile (10x10 at dilation
+  // 5), and one too narrow for a tile a phase (W 4 at dilation 5: not Winograd).
   const Window d2 = {{3, 3}, {1, 1}, {2, 2}, {2, 2}, {2, 2}};
   const Window d5 = {{3, 3}, {1, 1}, {5, 5}, {5, 5}, {5, 5}};
   const Window d32 = {{3, 3}, {1, 1}, {3, 2}, {3, 0}, {1, 2}};
   const Window d2valid = {{3, 3}, {1, 1}, {2, 2}, {0, 0}, {0, 0}};
   runConvCase({{2, 16, 13, 17}, 12, 1, d2, true}, seed++);
   runConvCase({{1, 20, 23, 21}, 9, 1, d5, true}, seed++);
+  runConvCase({{1, 16, 10, 10}, 5, 1, d5, false}, seed++);
   runConvCase({{1, 16, 10, 4}, 5, 1, d5, false}, seed++);
   runConvCase({{2, 24, 14, 11}, 16, 1, d32, true}, seed++);
   runConvCase({{1, 16, 12, 13}, 8, 1, d2valid, true}, seed++);

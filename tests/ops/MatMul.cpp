@@ -62,7 +62,7 @@ TEST(MatMulOp, ShapesAndBroadcasting) {
       {{3, 4}, {4, 3}},       {{7}, {7, 5}},          {{2, 3, 7}, {7}},        {{9}, {9}},
       {{2, 3, 4}, {2, 4, 3}}, {{1, 2, 3, 4}, {1, 2, 4, 3}}, {{5, 1, 6, 13}, {3, 13, 17}},
       {{4, 5}, {2, 3, 5, 6}}, {{3, 1, 2, 70}, {1, 4, 70, 30}}, {{130, 260}, {260, 70}},
-      // The CPU's packed kernels with a panel's last 1-4 rows on their own (49 = 4 x 12 + 1).
+      // A last row panel of the CPU GEMM holding 1 or 4 rows (49 = 4 x 12 + 1, 52 = 4 x 12 + 4).
       {{49, 40}, {40, 70}}, {{2, 52, 33}, {33, 90}},
   };
   uint32_t seed = 1;
