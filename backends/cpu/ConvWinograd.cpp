@@ -5,6 +5,7 @@
 #include <string>
 
 #include "backends/cpu/ClaimedTasks.hpp"
+#include "backends/cpu/ColumnSplit.hpp"
 #include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
 #include "backends/cpu/Gemm.hpp"
@@ -121,12 +122,20 @@ void WinogradConv::plan(PackedConstants& cache, const ConvShape& c, const Channe
   tilesH_ = ((g.output[0] + g.dilation[0] - 1) / g.dilation[0] + 1) / 2;
   tilesW_ = ((g.output[1] + g.dilation[1] - 1) / g.dilation[1] + 1) / 2;
   tiles_ = c.batch * g.dilation[0] * g.dilation[1] * tilesH_ * tilesW_;
-  tasks_ = (tiles_ + kTiles - 1) / kTiles;
-  workers_ = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, tasks_)));
   inBlocks_ = c.inChannels / kChannelPack;
   outBlocks_ = channelBlocks(c.outChannels);
   mPadded_ = outBlocks_ * kChannelPack;
   const int64_t C = c.inChannels, M = c.outChannels;
+  // Tasks: even shares of the tiles, at most kTiles each, times chunks of the output channels
+  // where the tiles alone leave threads idle (a 7x7 plane is 16 tiles: one task, one thread).
+  tileTasks_ = (tiles_ + kTiles - 1) / kTiles;
+  tilesPerTask_ = (tiles_ + tileTasks_ - 1) / tileTasks_;
+  std::vector<int64_t> rowTiles;
+  for (int64_t t0 = 0; t0 < tiles_; t0 += tilesPerTask_) rowTiles.push_back(gemmRowTiles(std::min(tilesPerTask_, tiles_ - t0)));
+  const ColumnSplit split = splitColumns(M, rowTiles, threads);
+  colWidth_ = split.width;
+  tasks_ = tileTasks_ * split.chunks;
+  workers_ = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, tasks_)));
   packedSize_ = gemmPackedBSize(C, M);
 
   // U = G g Gt per (output, input) channel pair, G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1],
@@ -237,9 +246,9 @@ void WinogradConv::transformInput(const float* x, int64_t tile0, int64_t tiles, 
 
 // The 2x2 output of each tile t and output block from m[t][p][M4]: At m A + bias,
 // At = [1 1 1 0; 0 1 -1 -1], into out[t][block][pixel][lane].
-void WinogradConv::transformOutput(const float* m, int64_t tiles, float* out) const {
+void WinogradConv::transformOutput(const float* m, int64_t tiles, int64_t ob0, int64_t ob1, float* out) const {
   for (int64_t t = 0; t < tiles; ++t)
-    for (int64_t ob = 0; ob < outBlocks_; ++ob) {
+    for (int64_t ob = ob0; ob < ob1; ++ob) {
       const float* src = m + t * kPositions * mPadded_ + ob * kChannelPack;
       Float4 e[4][4];
       for (int p = 0; p < kPositions; ++p) e[p / 4][p % 4] = loadFloat4(src + p * mPadded_);
@@ -262,7 +271,10 @@ void WinogradConv::task(int64_t t, const float* x, float* y, const FusedActivati
   float* v = scratch_.data() + worker * scratchPerWorker_;
   float* m = v + kPositions * positionStride_;
   float* out = m + kPositions * kTiles * mPadded_;
-  const int64_t tile0 = t * kTiles, tiles = std::min(kTiles, tiles_ - tile0);
+  // Task t: the tiles of tile task t % tileTasks_, output channels [n0, n1) (ColumnSplit.hpp).
+  const int64_t tile0 = t % tileTasks_ * tilesPerTask_, tiles = std::min(tilesPerTask_, tiles_ - tile0);
+  const int64_t n0 = t / tileTasks_ * colWidth_, n1 = std::min(M, n0 + colWidth_);
+  const int64_t ob0 = n0 / kChannelPack, ob1 = channelBlocks(n1);
   transformInput(x, tile0, tiles, v);
   for (int p = 0; p < kPositions; ++p) {
     GemmArgs a;
@@ -275,13 +287,14 @@ void WinogradConv::task(int64_t t, const float* x, float* y, const FusedActivati
     a.packedB = u_ + p * packedSize_;
     a.C = m + p * mPadded_;
     a.ldc = kPositions * mPadded_;
-    gemmPackedTile(a, 0, tiles, 0, M);
+    gemmPackedTile(a, 0, tiles, n0, n1);
   }
-  transformOutput(m, tiles, out);
+  transformOutput(m, tiles, ob0, ob1, out);
   // Relu/Clip as the tiles are copied into y below (RegisterClamp), the others on the
   // scratch tiles while in cache.
   const RegisterClamp clamp = RegisterClamp::of(act, false);
-  if (!clamp.any()) applyFusedActivation(act, out, tiles * outBlocks_ * 16);
+  if (!clamp.any())
+    for (int64_t i = 0; i < tiles; ++i) applyFusedActivation(act, out + (i * outBlocks_ + ob0) * 16, (ob1 - ob0) * 16);
   const Float4 lo = {clamp.lo, clamp.lo, clamp.lo, clamp.lo}, hi = {clamp.hi, clamp.hi, clamp.hi, clamp.hi};
   const WindowGeometry& g = shape_.window;
   const int64_t OH = g.output[0], OW = g.output[1], blockStride = yAddr_.spatial * kChannelPack;
@@ -291,7 +304,7 @@ void WinogradConv::task(int64_t t, const float* x, float* y, const FusedActivati
     // The tile's outputs dh rows and dw columns apart; those past the image store nothing.
     const int64_t rowsHere = tile.oh0 >= OH ? 0 : std::min<int64_t>(2, (OH - 1 - tile.oh0) / dh + 1);
     const int64_t colsHere = tile.ow0 >= OW ? 0 : std::min<int64_t>(2, (OW - 1 - tile.ow0) / dw + 1);
-    for (int64_t ob = 0; ob < outBlocks_; ++ob) {
+    for (int64_t ob = ob0; ob < ob1; ++ob) {
       const float* o = out + (i * outBlocks_ + ob) * 16;
       float* yb = y + tile.n * yAddr_.batchStride + ob * blockStride;
       for (int64_t a = 0; a < rowsHere; ++a)

@@ -37,7 +37,7 @@ class WinogradConv {
  private:
   void task(int64_t t, const float* x, float* y, const FusedActivation& act, int worker);
   void transformInput(const float* x, int64_t tile0, int64_t tiles, float* v) const;
-  void transformOutput(const float* m, int64_t tiles, float* out) const;
+  void transformOutput(const float* m, int64_t tiles, int64_t ob0, int64_t ob1, float* out) const;
   // Tile q's image and top-left output; its other outputs are a dilation away, and its
   // patch's corner is that output less the padding.
   struct Tile {
@@ -49,7 +49,9 @@ class WinogradConv {
   ChannelAddressing xAddr_, yAddr_;
   // A phase's tiles: tilesH_ x tilesW_ (every phase alike; tiles past a phase's last output
   // store nothing), dilation[0] x dilation[1] phases per image.
-  int64_t tilesH_ = 0, tilesW_ = 0, tiles_ = 0, tasks_ = 0;
+  int64_t tilesH_ = 0, tilesW_ = 0, tiles_ = 0;
+  // Tasks: tileTasks_ runs of tilesPerTask_ tiles, each for every colWidth_ output channels.
+  int64_t tileTasks_ = 0, tilesPerTask_ = 0, colWidth_ = 0, tasks_ = 0;
   int64_t inBlocks_ = 0, outBlocks_ = 0, mPadded_ = 0, packedSize_ = 0;
   int64_t positionStride_ = 0;  // floats between V's positions
   int workers_ = 1;

@@ -685,6 +685,8 @@ void packedProduct(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t 
 
 int gemmPanelWidth() { return kNR; }
 
+int gemmTileRows() { return packedKernels().mr; }
+
 int64_t gemmPackedBSize(int64_t K, int64_t N) { return ((N + kNR - 1) / kNR) * kNR * K; }
 
 void gemmPackB(int64_t K, int64_t N, const float* B, int64_t ldb, bool transB, float* packed) {

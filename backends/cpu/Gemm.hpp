@@ -14,6 +14,9 @@ class ThreadPool;
 
 // Columns per packed-B panel.
 int gemmPanelWidth();
+// Rows of A per register tile of the kernels that pack A (a product's rows are worked in
+// tiles of this height; a last partial tile costs a whole one).
+int gemmTileRows();
 // Floats needed to hold B (K x N) packed.
 int64_t gemmPackedBSize(int64_t K, int64_t N);
 // Packs B, whose element (k, n) is transB ? B[n*ldb + k] : B[k*ldb + n].

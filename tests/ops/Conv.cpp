@@ -161,6 +161,11 @@ TEST(ConvOp, Conv2DSweep) {
   for (int64_t c : {1, 3, 4, 5, 8, 13})
     for (const Window& w : {k3, k1, strided, dilated}) runConvCase({{1, c, 7, 9}, 5, 1, w, true}, seed++);
   runConvCase({{3, 5, 11, 6}, 13, 1, k3, false}, seed++);
+  // Too few rows for the threads: tasks split the output channels too (ColumnSplit.hpp), on
+  // im2col (25 positions in tasks of 12, 12 and 1 rows; 64 channels as 32 + 32) and read in
+  // place (a 7x7 plane, 1x1: 24, 24 and 1 rows; 64 channels as 32 + 32).
+  runConvCase({{1, 8, 5, 5}, 64, 1, k3, true}, seed++);
+  runConvCase({{1, 32, 7, 7}, 64, 1, k1, true}, seed++);
   // Whole channel blocks per group (the CPU copies window rows of KW pixels): dilation along
   // H only, and groups of two blocks.
   runConvCase({{1, 8, 9, 10}, 6, 1, {{3, 3}, {1, 1}, {2, 1}, {2, 1}, {2, 1}}, true}, seed++);
@@ -215,6 +220,12 @@ TEST(ConvOp, Winograd3x3) {
   // Detection heads' few outputs (anchors x 2 scores): one ragged output block, one whole.
   runConvCase({{2, 64, 7, 9}, 6, 1, k3, true}, seed++);
   runConvCase({{1, 128, 5, 6}, 4, 1, k3, true}, seed++);
+  // Too few tiles for the threads: tasks split the output channels too (ColumnSplit.hpp): a
+  // 7x7 plane's 16 tiles as 48 + 24 channels, 49 tiles in two uneven tasks (25 and 24 tiles)
+  // as 32 + 32, batch 2 with a ragged last block (48 + 22).
+  runConvCase({{1, 64, 7, 7}, 72, 1, k3, true}, seed++);
+  runConvCase({{1, 32, 14, 13}, 64, 1, k3, true}, seed++);
+  runConvCase({{2, 16, 5, 4}, 70, 1, k3, false}, seed++);
   // Dilated, one phase of outputs a tile: "same" padding at dilation 2 and 5 (phases with
   // fewer outputs than others, tiles past a phase's end), dh != dw with one-sided padding,
   // no padding, batch 2, a plane where every phase is exactly one tile (10x10 at dilation

@@ -17,6 +17,7 @@
 
 #include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/CacheAligned.hpp"
+#include "backends/cpu/ColumnSplit.hpp"
 #include "backends/cpu/ConvFewChannels.hpp"
 #include "backends/cpu/ConvPointwise.hpp"
 #include "backends/cpu/ConvWinograd.hpp"
@@ -121,30 +122,18 @@ class CpuConv final : public Execution {
     while (tileRows_ > 24 && shape_.batch * shape_.group * tilesPerGroup(tileRows_) < threads)
       tileRows_ = (tileRows_ / 2 + 5) / 6 * 6;
     tasks_ = shape_.batch * shape_.group * tilesPerGroup(tileRows_);
-    // Pointwise convs may also split their output channels, so that the threads get equal
-    // shares (rec's 480 -> 480 at 6x80 is 5 tiles: 3 and 2). im2col convs do not: each share
-    // would gather its rows again.
-    colChunk_ = shape_.outPerGroup();
-    colChunks_ = 1;
-    if (direct_) {
-      const int64_t panel = gemmPanelWidth(), rowTasks = tasks_;
-      auto idle = [&](int64_t t) { return static_cast<double>((t + threads - 1) / threads * threads) / t; };
-      double best = idle(rowTasks);
-      for (int64_t c = 2; c <= 8; ++c) {
-        const int64_t width = ((shape_.outPerGroup() + c - 1) / c + panel - 1) / panel * panel;
-        if (width < 2 * panel) break;
-        const int64_t chunks = (shape_.outPerGroup() + width - 1) / width;
-        // Only for a real gain (5%): narrower shares run the GEMM's slower narrow kernels (a
-        // 1x1 conv 32 -> 48 at 160x160, 267 row tasks, split 32 + 16 for 0.4% less idling,
-        // ran at half the speed).
-        if (idle(rowTasks * chunks) < best - 0.05) {
-          best = idle(rowTasks * chunks);
-          colChunk_ = width;
-          colChunks_ = chunks;
-        }
-      }
-      tasks_ = rowTasks * colChunks_;
-    }
+    // Where the rows make too few or uneven tasks, each task takes a chunk of the output
+    // channels too (ColumnSplit.hpp): rec's 480 -> 480 at 6x80 is 5 row tasks (3 and 2 a
+    // thread), ResNet's 256 -> 512 at 7x7 three (24, 24 and 1 rows). An im2col task gathers
+    // its rows again for each chunk: K floats a row, against K x chunk multiply-adds.
+    const int64_t tiles = tilesPerGroup(tileRows_);
+    std::vector<int64_t> rowTiles(tasks_);
+    for (int64_t t = 0; t < tasks_; ++t)
+      rowTiles[t] = gemmRowTiles(std::min(tileRows_, positions_ - t % tiles * tileRows_));
+    const ColumnSplit split = splitColumns(shape_.outPerGroup(), rowTiles, threads);
+    colChunk_ = split.width;
+    rowTasks_ = tasks_;
+    tasks_ *= split.chunks;
     workers_ = static_cast<int>(std::min<int64_t>(threads, tasks_));
     // Per worker: the im2col tile, the product tile (only where the GEMM cannot write y's
     // NC4HW4 blocks itself) and the tap offsets.
@@ -228,8 +217,8 @@ class CpuConv final : public Execution {
 
   void runTask(int64_t task, const float* x, const float* bias, const float* z, float* y, int64_t worker) {
     const int64_t tiles = tilesPerGroup(tileRows_);
-    const int64_t n0 = (task % colChunks_) * colChunk_, n1 = std::min(shape_.outPerGroup(), n0 + colChunk_);
-    task /= colChunks_;
+    const int64_t n0 = task / rowTasks_ * colChunk_, n1 = std::min(shape_.outPerGroup(), n0 + colChunk_);
+    task %= rowTasks_;
     const int64_t tile = task % tiles;
     const int64_t g = (task / tiles) % shape_.group;
     const int64_t n = task / (tiles * shape_.group);
@@ -389,7 +378,8 @@ class CpuConv final : public Execution {
   std::vector<int64_t> relativeTap_;          // tap offsets from the window corner
   int64_t taps_ = 1, K_ = 0, positions_ = 0;
   int64_t tileRows_ = kTileRows, tasks_ = 0, scratchPerWorker_ = 0;
-  int64_t colChunk_ = 0, colChunks_ = 1;  // output channels per task, and the shares
+  // Task t: row task t % rowTasks_, output channels from (t / rowTasks_) * colChunk_.
+  int64_t rowTasks_ = 0, colChunk_ = 0;
   int workers_ = 1;
   enum class KOrder { kChannelTap, kTapChannel, kRowBlock };
   KOrder order_ = KOrder::kChannelTap;
