@@ -68,6 +68,7 @@ Attributes poolAttributes(const PoolCase& c) {
   a.setInts("strides", c.stride);
   a.setInts("pads", c.pads);
   a.setInt("ceil_mode", c.ceil ? 1 : 0);
+  if (c.dilation != std::vector<int64_t>(c.dilation.size(), 1)) a.setInts("dilations", c.dilation);
   return a;
 }
 
@@ -78,6 +79,10 @@ TEST(PoolOp, MaxAndAverage2D) {
       {{1, 13, 8, 11}, {3, 2}, {1, 2}, {1, 1}, {1, 0, 2, 1}, false, true},
       {{2, 3, 10, 9}, {3, 3}, {2, 3}, {1, 1}, {0, 1, 1, 0}, true, false},
       {{1, 5, 9, 9}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}, true, true},
+      // Dilated windows (their rows and columns a step apart in the CPU's row-then-column
+      // reduction), batch 2, one-sided pads.
+      {{2, 6, 11, 10}, {3, 3}, {2, 1}, {2, 2}, {2, 1, 1, 2}, false, true},
+      {{1, 4, 7, 12}, {2, 3}, {1, 2}, {3, 2}, {0, 2, 1, 0}},
   };
   uint32_t seed = 1;
   for (const PoolCase& c : cases) {

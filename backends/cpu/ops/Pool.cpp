@@ -4,11 +4,16 @@
 // an NCHW channel (L = 1: other ranks, other dtypes, and folded runs). Spatial dimensions
 // are padded to 3 (D, H, W) so 1-D, 2-D and 3-D pools share it. MaxPool's Indices are
 // flat NCHW offsets (column-major spatial order when storage_order = 1), stored NCHW.
+// f32 NC4HW4 without Indices (a conv net's pools) reduces an output row's window rows into
+// one row first, then along it (separableRow).
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
 
+#include "backends/cpu/CacheAligned.hpp"
+#include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/NC4HW4.hpp"
 #include "ops/Pool.hpp"
@@ -33,6 +38,13 @@ class CpuPool final : public Execution {
     xAddr_ = ChannelAddressing(inputs[0]->shape(), inputs[0]->layout());
     yAddr_ = ChannelAddressing(outputs[0]->shape(), outputs[0]->layout());
     if (xAddr_.packed != yAddr_.packed) return Status::internal("pooling needs X and Y in the same layout");
+    const WindowGeometry& w = geometry_;
+    columnTaps_.resize(w.output[2]);
+    for (int64_t ow = 0; ow < w.output[2]; ++ow)
+      columnTaps_[ow] = tapRange(ow * w.stride[2] - w.padBegin[2], w.kernel[2], w.dilation[2], w.input[2], w.padBegin[2],
+                                 w.padEnd[2]);
+    workers_ = cpuPool(*this).threads();
+    rowScratch_.assign(xAddr_.packed ? workers_ * w.input[2] * kChannelPack : 0, 0.f);
     return Status::ok();
   }
 
@@ -59,6 +71,23 @@ class CpuPool final : public Execution {
     const int64_t planes = xAddr_.batch * (xAddr_.packed ? channelBlocks(xAddr_.channels) : xAddr_.channels);
     const WindowGeometry& g = geometry_;
     const int64_t rows = planes * g.output[0] * g.output[1];
+    if (std::is_same<T, float>::value && L == kChannelPack && !indices) {
+      // Tasks of whole output rows, each worker one scratch row.
+      const int64_t grain = std::max<int64_t>(1, std::min<int64_t>(8, rows / (8 * workers_)));
+      const int64_t tasks = (rows + grain - 1) / grain;
+      runClaimedTasks(cpuPool(*this), tasks, static_cast<int>(std::min<int64_t>(workers_, tasks)), [&](int64_t t, int64_t worker) {
+        float* v = rowScratch_.data() + worker * g.input[2] * kChannelPack;
+        for (int64_t r = t * grain; r < std::min(rows, (t + 1) * grain); ++r) {
+          const int64_t plane = r / (g.output[0] * g.output[1]);
+          const int64_t oh = r % g.output[1], od = (r / g.output[1]) % g.output[0];
+          separableRow(reinterpret_cast<const float*>(x) + plane * g.inputCount() * L,
+                       reinterpret_cast<float*>(y) + (plane * g.outputCount() + (od * g.output[1] + oh) * g.output[2]) * L,
+                       od, oh, v);
+        }
+      });
+      zeroPaddingLanes(y, yAddr_);
+      return true;
+    }
     cpuPool(*this).parallelFor(rows, [&](int64_t begin, int64_t end) {
       for (int64_t r = begin; r < end; ++r) {
         const int64_t plane = r / (g.output[0] * g.output[1]);
@@ -107,10 +136,6 @@ class CpuPool final : public Execution {
       const int64_t w0 = ow * g.stride[2] - g.padBegin[2];
       const TapRange rw = tapRange(w0, g.kernel[2], g.dilation[2], g.input[2], g.padBegin[2], g.padEnd[2]);
       T* out = y + ow * L;
-      if (std::is_same<T, float>::value && L == kChannelPack && !indices) {
-        packedRow(reinterpret_cast<const float*>(x), reinterpret_cast<float*>(out), d0, h0, w0, rd, rh, rw);
-        continue;
-      }
       if (isMax) {
         T best[L];
         int64_t bestAt[L];
@@ -149,29 +174,48 @@ class CpuPool final : public Execution {
     }
   }
 
-  // The f32 NC4HW4 case without Indices, four channels per vector operation.
-  void packedRow(const float* x, float* out, int64_t d0, int64_t h0, int64_t w0, const TapRange& rd,
-                 const TapRange& rh, const TapRange& rw) const {
+  // Output row (od, oh) of one f32 NC4HW4 plane, without Indices: the window's rows inside x
+  // reduced into v (the input's width), then each output's columns of v. One output at a
+  // time over the whole window had been a chain of dependent max operations, a few cycles
+  // each (ResNet-18's 3x3 stride-2 MaxPool at 112x112: 0.49 ms against ONNX Runtime's 0.10).
+  void separableRow(const float* x, float* y, int64_t od, int64_t oh, float* v) const {
     const WindowGeometry& g = geometry_;
     const bool isMax = params_.isMax();
-    Float4 acc = splatFloat4(isMax ? std::numeric_limits<float>::lowest() : 0.f);
+    const int64_t d0 = od * g.stride[0] - g.padBegin[0], h0 = oh * g.stride[1] - g.padBegin[1];
+    const TapRange rd = tapRange(d0, g.kernel[0], g.dilation[0], g.input[0], g.padBegin[0], g.padEnd[0]);
+    const TapRange rh = tapRange(h0, g.kernel[1], g.dilation[1], g.input[1], g.padBegin[1], g.padEnd[1]);
+    const int64_t W = g.input[2];
+    const Float4 empty = splatFloat4(isMax ? std::numeric_limits<float>::lowest() : 0.f);
+    bool first = true;  // v holds nothing yet
     for (int64_t kd = rd.lo; kd < rd.hi; ++kd)
-      for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
-        const float* rowp = x + (((d0 + kd * g.dilation[0]) * g.input[1] + h0 + kh * g.dilation[1]) * g.input[2] + w0) *
-                                    kChannelPack;
-        const int64_t step = g.dilation[2] * kChannelPack;
-        if (isMax) {
-          for (int64_t kw = rw.lo; kw < rw.hi; ++kw) acc = maxFloat4(acc, loadFloat4(rowp + kw * step));
+      for (int64_t kh = rh.lo; kh < rh.hi; ++kh, first = false) {
+        const float* r = x + ((d0 + kd * g.dilation[0]) * g.input[1] + h0 + kh * g.dilation[1]) * W * kChannelPack;
+        if (first) {
+          std::memcpy(v, r, W * kChannelPack * sizeof(float));
+        } else if (isMax) {
+          for (int64_t i = 0; i < W; ++i)
+            storeFloat4(v + i * kChannelPack, maxFloat4(loadFloat4(v + i * kChannelPack), loadFloat4(r + i * kChannelPack)));
         } else {
-          for (int64_t kw = rw.lo; kw < rw.hi; ++kw) acc += loadFloat4(rowp + kw * step);
+          for (int64_t i = 0; i < W; ++i)
+            storeFloat4(v + i * kChannelPack, loadFloat4(v + i * kChannelPack) + loadFloat4(r + i * kChannelPack));
         }
       }
-    if (!isMax) {
-      const int64_t count = params_.countIncludePad ? rd.padded * rh.padded * rw.padded
-                                                    : (rd.hi - rd.lo) * (rh.hi - rh.lo) * (rw.hi - rw.lo);
-      acc *= splatFloat4(count > 0 ? 1.f / static_cast<float>(count) : 0.f);
+    if (first)  // no window row inside x
+      for (int64_t i = 0; i < W; ++i) storeFloat4(v + i * kChannelPack, empty);
+    const int64_t rowTaps = (rd.hi - rd.lo) * (rh.hi - rh.lo), rowPadded = rd.padded * rh.padded;
+    for (int64_t ow = 0; ow < g.output[2]; ++ow) {
+      const TapRange& rw = columnTaps_[ow];
+      const int64_t w0 = ow * g.stride[2] - g.padBegin[2];
+      Float4 acc = empty;
+      if (isMax) {
+        for (int64_t kw = rw.lo; kw < rw.hi; ++kw) acc = maxFloat4(acc, loadFloat4(v + (w0 + kw * g.dilation[2]) * kChannelPack));
+      } else {
+        for (int64_t kw = rw.lo; kw < rw.hi; ++kw) acc += loadFloat4(v + (w0 + kw * g.dilation[2]) * kChannelPack);
+        const int64_t count = params_.countIncludePad ? rowPadded * rw.padded : rowTaps * (rw.hi - rw.lo);
+        acc *= splatFloat4(count > 0 ? 1.f / static_cast<float>(count) : 0.f);
+      }
+      storeFloat4(y + ow * kChannelPack, acc);
     }
-    storeFloat4(out, acc);
   }
 
   // Indices are NCHW offsets into x; the spatial part is column-major for storage_order 1.
@@ -197,6 +241,9 @@ class CpuPool final : public Execution {
   PoolParams params_;
   WindowGeometry geometry_;
   ChannelAddressing xAddr_, yAddr_;
+  std::vector<TapRange> columnTaps_;  // per output column: its window's columns inside x
+  int workers_ = 1;
+  AlignedFloats rowScratch_;  // per worker: one row of x's width (separableRow)
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
