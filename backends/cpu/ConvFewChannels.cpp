@@ -75,7 +75,9 @@ void FewChannelConv::run(ThreadPool& pool, const float* x, const float* bias, fl
   g.owLo = owLo_;
   g.owHi = owHi_;
   const int64_t C = shape_.inChannels, taps = g.KH * g.KW, rows = shape_.batch * groups16_ * g.OH;
-  const int step = g.px == 1 && g.KW == 3 && g.dw == 1 && (g.sw == 1 || g.sw == 2) ? static_cast<int>(g.sw) : 0;
+  // The windows the row kernels unroll (ConvFewChannelsRow.hpp).
+  const bool unrolled = g.px == 1 && g.dw == 1 && ((g.KW == 3 && (g.sw == 1 || g.sw == 2)) || (g.KW == 7 && g.sw == 2));
+  const int step = unrolled ? static_cast<int>(g.sw) : 0;
   const auto row = cpuIsa() == CpuIsa::kAvx512 ? fewChannelRowAvx512 : fewChannelRowAvx2;
   runClaimedRanges(pool, rows, 2, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {

@@ -3,8 +3,9 @@
 // a GEMM whose K is only C*KH*KW (27 for 3x3 RGB). Here 16 output channels are one 512-bit
 // vector (two 256-bit ones on AVX2): each input value is broadcast once per tap and multiplied
 // by the tap's 16 weights, twelve output pixels at a time (six on AVX2), and the accumulators
-// are transposed into NC4HW4 blocks as they are stored. 3-wide windows with stride 1 or 2 over
-// NCHW unroll every tap into straight-line code with constant displacements; a row's last
+// are transposed into NC4HW4 blocks as they are stored. 3-wide windows with stride 1 or 2 and
+// 7-wide ones with stride 2 (ResNet's stem) over NCHW unroll every tap into straight-line
+// code with constant displacements; a row's last
 // pixels are one more tile that overlaps the one before it. The rows themselves are in
 // ConvFewChannelsAvx512.cpp and ConvFewChannelsAvx2.cpp; the CPU's Conv takes this path for
 // the shapes `suits` accepts.

@@ -77,12 +77,13 @@ struct WindowRows {
 };
 
 // The tile's accumulators += every tap of `rows`. STEP (1 or 2), when known, is the distance
-// between two pixels' inputs (3-wide windows over NCHW without dilation) and ROWS (3) the row
-// count: then every tap is a constant displacement from its channel's row pointer.
-template <int C, int STEP, int ROWS>
+// between two pixels' inputs (windows KW = 3 or 7 wide over NCHW without dilation) and ROWS
+// (KW) the row count: then every tap is a constant displacement from its channel's row
+// pointer.
+template <int C, int STEP, int KW, int ROWS>
 TESSERA_AVX2_INLINE void accumulate(const FewChannelRowGeometry& g, const WindowRows& rows, __m256 (&lo)[kPixels],
                                     __m256 (&hi)[kPixels]) {
-  const int64_t kwCount = STEP ? 3 : g.KW;
+  const int64_t kwCount = STEP ? KW : g.KW;
   const int64_t step = STEP ? STEP : g.sw * g.px;
   const int64_t tap = STEP ? 1 : g.dw * g.px;
   const int rowCount = ROWS ? ROWS : rows.count;
@@ -92,7 +93,7 @@ TESSERA_AVX2_INLINE void accumulate(const FewChannelRowGeometry& g, const Window
 #pragma GCC unroll 4
     for (int c = 0; c < C; ++c) {
       const float* xc = rows.x[i][c];
-#pragma GCC unroll 3
+#pragma GCC unroll 7
       for (int64_t kw = 0; kw < kwCount; ++kw) {
         const __m256 w0 = _mm256_loadu_ps(wr + (kw * C + c) * kGroup);
         const __m256 w1 = _mm256_loadu_ps(wr + (kw * C + c) * kGroup + 8);
@@ -111,7 +112,7 @@ TESSERA_AVX2_INLINE void accumulate(const FewChannelRowGeometry& g, const Window
 // The row's tiles from `ow` (`rows` at the tile's first tap) up to owHi; returns where they
 // stopped. A row's last pixels are one more tile ending at owHi, redoing a few pixels with the
 // same values (one pixel at a time is a single dependent chain, several times slower).
-template <int C, int STEP, int ROWS>
+template <int C, int STEP, int KW, int ROWS>
 TESSERA_AVX2_INLINE int64_t convTiles(const FewChannelRowGeometry& g, WindowRows rows, const float* bias,
                                       float* yRow, int64_t blocks, int64_t ow) {
   const int rowCount = ROWS ? ROWS : rows.count;
@@ -126,7 +127,7 @@ TESSERA_AVX2_INLINE int64_t convTiles(const FewChannelRowGeometry& g, WindowRows
     }
     __m256 lo[kPixels], hi[kPixels];
     for (int p = 0; p < kPixels; ++p) lo[p] = b0, hi[p] = b1;
-    accumulate<C, STEP, ROWS>(g, rows, lo, hi);
+    accumulate<C, STEP, KW, ROWS>(g, rows, lo, hi);
     for (int i = 0; i < rowCount; ++i)
       for (int c = 0; c < C; ++c) rows.x[i][c] += kPixels * advance;
     for (int p = 0; p < kPixels; p += 2)
@@ -136,7 +137,7 @@ TESSERA_AVX2_INLINE int64_t convTiles(const FewChannelRowGeometry& g, WindowRows
   return ow;
 }
 
-template <int C, int STEP>
+template <int C, int STEP, int KW>
 __attribute__((target("avx2,fma"))) void convRow(const FewChannelRowGeometry& g, const float* x, const float* w,
                                                  const float* bias, float* y, int64_t oh, int64_t g16) {
   const float* b = bias + g16 * kGroup;
@@ -153,21 +154,21 @@ __attribute__((target("avx2,fma"))) void convRow(const FewChannelRowGeometry& g,
   for (; ow < g.owLo; ++ow) convPixel<C>(g, x, w, b, yRow, blocks, oh, ow);
   for (int i = 0; i < rows.count; ++i)
     for (int c = 0; c < C; ++c) rows.x[i][c] += (ow * g.sw - g.pw) * g.px;
-  if (STEP && rows.count == 3)  // a 3x3 window's rows all inside x: most rows of an image
-    ow = convTiles<C, STEP, 3>(g, rows, b, yRow, blocks, ow);
+  if (STEP && rows.count == KW)  // a square window's rows all inside x: most rows of an image
+    ow = convTiles<C, STEP, KW, KW>(g, rows, b, yRow, blocks, ow);
   else
-    ow = convTiles<C, STEP, 0>(g, rows, b, yRow, blocks, ow);
+    ow = convTiles<C, STEP, KW, 0>(g, rows, b, yRow, blocks, ow);
   for (; ow < g.OW; ++ow) convPixel<C>(g, x, w, b, yRow, blocks, oh, ow);
 }
 
-template <int STEP>
+template <int STEP, int KW>
 void rowFor(int64_t C, const FewChannelRowGeometry& g, const float* x, const float* w, const float* bias, float* y,
             int64_t oh, int64_t g16) {
   switch (C) {
-    case 1: convRow<1, STEP>(g, x, w, bias, y, oh, g16); break;
-    case 2: convRow<2, STEP>(g, x, w, bias, y, oh, g16); break;
-    case 3: convRow<3, STEP>(g, x, w, bias, y, oh, g16); break;
-    default: convRow<4, STEP>(g, x, w, bias, y, oh, g16); break;
+    case 1: convRow<1, STEP, KW>(g, x, w, bias, y, oh, g16); break;
+    case 2: convRow<2, STEP, KW>(g, x, w, bias, y, oh, g16); break;
+    case 3: convRow<3, STEP, KW>(g, x, w, bias, y, oh, g16); break;
+    default: convRow<4, STEP, KW>(g, x, w, bias, y, oh, g16); break;
   }
 }
 
@@ -175,9 +176,10 @@ void rowFor(int64_t C, const FewChannelRowGeometry& g, const float* x, const flo
 
 void fewChannelRowAvx2(const FewChannelRowGeometry& g, int64_t C, int step, const float* x, const float* w,
                        const float* bias, float* y, int64_t oh, int64_t g16) {
-  if (step == 2) rowFor<2>(C, g, x, w, bias, y, oh, g16);
-  else if (step == 1) rowFor<1>(C, g, x, w, bias, y, oh, g16);
-  else rowFor<0>(C, g, x, w, bias, y, oh, g16);
+  if (step == 2 && g.KW == 7) rowFor<2, 7>(C, g, x, w, bias, y, oh, g16);
+  else if (step == 2) rowFor<2, 3>(C, g, x, w, bias, y, oh, g16);
+  else if (step == 1) rowFor<1, 3>(C, g, x, w, bias, y, oh, g16);
+  else rowFor<0, 0>(C, g, x, w, bias, y, oh, g16);
 }
 
 }  // namespace tessera

@@ -74,17 +74,19 @@ struct WindowRows {
 };
 
 // a[p] += every tap of `rows` for the tile's pixel p (all its columns inside x). STEP, when
-// not 0, is the distance between two pixels' inputs known at compile time, for 3-wide windows
-// over NCHW with dilation 1 (the usual first conv): the taps unroll into straight-line code
-// with constant offsets, no loop counters or address arithmetic between the FMAs. ROWS, when
-// not 0, is rows.count known at compile time (a 3x3 window's rows all inside x): the rows
+// not 0, is the distance between two pixels' inputs known at compile time, for windows KW = 3
+// or 7 wide over NCHW with dilation 1 (the usual first convs): the taps unroll into
+// straight-line code with constant offsets, no loop counters or address arithmetic between the
+// FMAs, and GCC broadcasts an input shared by two taps once (a 7x7 stride-2 conv 3 -> 64 at
+// 224x224, one thread: 1.90 -> 1.45 ms). ROWS, when not 0, is rows.count known at compile time
+// (a square window's rows all inside x): the rows
 // unroll too (as a loop, GCC rotated the accumulators between registers from one row to the
 // next). With storeFourPixels taking its accumulators by value, det's first conv at 2
 // threads went 0.62 -> 0.47 ms; the two were measured together, not apart.
-template <int C, int STEP, int ROWS, int P>
+template <int C, int STEP, int KW, int ROWS, int P>
 __attribute__((target("avx512f"), always_inline)) inline void accumulate(const FewChannelRowGeometry& g, const WindowRows& rows,
                                                                           __m512 (&a)[P]) {
-  const int64_t kwCount = STEP ? 3 : g.KW;
+  const int64_t kwCount = STEP ? KW : g.KW;
   const int64_t step = STEP ? STEP : g.sw * g.px;
   const int64_t tap = STEP ? 1 : g.dw * g.px;
   const int rowCount = ROWS ? ROWS : rows.count;
@@ -96,7 +98,7 @@ __attribute__((target("avx512f"), always_inline)) inline void accumulate(const F
 #pragma GCC unroll 4
     for (int c = 0; c < C; ++c) {
       const float* xc = rows.x[i][c];
-#pragma GCC unroll 3
+#pragma GCC unroll 7
       for (int64_t kw = 0; kw < kwCount; ++kw) {
         const __m512 wv = _mm512_loadu_ps(wr + (kw * C + c) * kGroup);
         const float* xp = xc + kw * tap;
@@ -111,7 +113,7 @@ __attribute__((target("avx512f"), always_inline)) inline void accumulate(const F
 // returns where they stopped. `rows` is a copy each tile moves along; with ROWS known, every
 // loop over it unrolls. (Leaving the row pointers fixed and adding each tile's offset instead
 // measured slower at 2 threads: docs/PERFORMANCE.md, session 18.)
-template <int C, int STEP, int ROWS>
+template <int C, int STEP, int KW, int ROWS>
 __attribute__((target("avx512f"), always_inline)) inline int64_t convTiles(const FewChannelRowGeometry& g, WindowRows rows,
                                                                             __m512 b, float* yRow, int64_t blocks,
                                                                             int64_t ow) {
@@ -129,7 +131,7 @@ __attribute__((target("avx512f"), always_inline)) inline int64_t convTiles(const
     }
     __m512 a[kPixels];
     for (int p = 0; p < kPixels; ++p) a[p] = b;
-    accumulate<C, STEP, ROWS>(g, rows, a);
+    accumulate<C, STEP, KW, ROWS>(g, rows, a);
 #pragma GCC unroll 3
     for (int i = 0; i < rowCount; ++i)
       for (int c = 0; c < C; ++c) rows.x[i][c] += kPixels * advance;
@@ -141,7 +143,7 @@ __attribute__((target("avx512f"), always_inline)) inline int64_t convTiles(const
 }
 
 // Output row `oh` of channel group `g16`: x and y at their batch, w the group's [tap][C][16].
-template <int C, int STEP>
+template <int C, int STEP, int KW>
 __attribute__((target("avx512f"))) void convRow(const FewChannelRowGeometry& g, const float* x, const float* w,
                                                 const float* bias, float* y, int64_t oh, int64_t g16) {
   const __m512 b = _mm512_loadu_ps(bias + g16 * kGroup);
@@ -160,21 +162,21 @@ __attribute__((target("avx512f"))) void convRow(const FewChannelRowGeometry& g, 
   // offsets from fixed bases would each hold a register).
   for (int i = 0; i < rows.count; ++i)
     for (int c = 0; c < C; ++c) rows.x[i][c] += (ow * g.sw - g.pw) * g.px;
-  if (STEP && rows.count == 3)  // a 3x3 window's rows all inside x: most rows of an image
-    ow = convTiles<C, STEP, 3>(g, rows, b, yRow, blocks, ow);
+  if (STEP && rows.count == KW)  // a square window's rows all inside x: most rows of an image
+    ow = convTiles<C, STEP, KW, KW>(g, rows, b, yRow, blocks, ow);
   else
-    ow = convTiles<C, STEP, 0>(g, rows, b, yRow, blocks, ow);
+    ow = convTiles<C, STEP, KW, 0>(g, rows, b, yRow, blocks, ow);
   for (; ow < g.OW; ++ow) convPixel<C>(g, x, w, b, yRow, blocks, oh, ow);
 }
 
-template <int STEP>
+template <int STEP, int KW>
 void rowFor(int64_t C, const FewChannelRowGeometry& g, const float* x, const float* w, const float* bias, float* y,
             int64_t oh, int64_t g16) {
   switch (C) {
-    case 1: convRow<1, STEP>(g, x, w, bias, y, oh, g16); break;
-    case 2: convRow<2, STEP>(g, x, w, bias, y, oh, g16); break;
-    case 3: convRow<3, STEP>(g, x, w, bias, y, oh, g16); break;
-    default: convRow<4, STEP>(g, x, w, bias, y, oh, g16); break;
+    case 1: convRow<1, STEP, KW>(g, x, w, bias, y, oh, g16); break;
+    case 2: convRow<2, STEP, KW>(g, x, w, bias, y, oh, g16); break;
+    case 3: convRow<3, STEP, KW>(g, x, w, bias, y, oh, g16); break;
+    default: convRow<4, STEP, KW>(g, x, w, bias, y, oh, g16); break;
   }
 }
 
@@ -182,9 +184,10 @@ void rowFor(int64_t C, const FewChannelRowGeometry& g, const float* x, const flo
 
 void fewChannelRowAvx512(const FewChannelRowGeometry& g, int64_t C, int step, const float* x, const float* w,
                          const float* bias, float* y, int64_t oh, int64_t g16) {
-  if (step == 2) rowFor<2>(C, g, x, w, bias, y, oh, g16);
-  else if (step == 1) rowFor<1>(C, g, x, w, bias, y, oh, g16);
-  else rowFor<0>(C, g, x, w, bias, y, oh, g16);
+  if (step == 2 && g.KW == 7) rowFor<2, 7>(C, g, x, w, bias, y, oh, g16);
+  else if (step == 2) rowFor<2, 3>(C, g, x, w, bias, y, oh, g16);
+  else if (step == 1) rowFor<1, 3>(C, g, x, w, bias, y, oh, g16);
+  else rowFor<0, 0>(C, g, x, w, bias, y, oh, g16);
 }
 
 }  // namespace tessera

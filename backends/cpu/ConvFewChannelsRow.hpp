@@ -18,8 +18,8 @@ struct FewChannelRowGeometry {
 
 // Output row `oh` of channel group `g16` (y's NC4HW4 blocks 4*g16 .. 4*g16+3, those that
 // exist), C = 1..4 input channels: x and y at their batch, w the group's weights, bias all
-// of them (padded to 16s). `step` is 1 or 2 for a 3-wide window over NCHW without dilation at
-// that stride (the unrolled tiles), 0 otherwise.
+// of them (padded to 16s). `step` is the stride for a window over NCHW without dilation that
+// the row kernels unroll (3 wide at stride 1 or 2, 7 wide at stride 2), 0 otherwise.
 void fewChannelRowAvx512(const FewChannelRowGeometry& g, int64_t C, int step, const float* x, const float* w,
                          const float* bias, float* y, int64_t oh, int64_t g16);
 void fewChannelRowAvx2(const FewChannelRowGeometry& g, int64_t C, int step, const float* x, const float* w,

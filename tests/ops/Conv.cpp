@@ -273,6 +273,14 @@ TEST(ConvOp, FewInputChannels) {
   runConvCase({{2, 3, 3, 9}, 20, 1, s1, false}, seed++);
   runConvCase({{1, 3, 3, 5}, 16, 1, s1, true}, seed++);
   runConvCase({{2, 3, 11, 35}, 12, 1, stem, true}, seed++);  // three NC4HW4 blocks a pixel
+  // 7-wide windows at stride 2 (ResNet's stem; unrolled on AVX-512): rows of tiles and edges,
+  // image rows all inside the window or not, two groups of 16, 1 and 4 channels, a row too
+  // short for a tile.
+  const Window stem7 = {{7, 7}, {2, 2}, {1, 1}, {3, 3}, {3, 3}};
+  runConvCase({{2, 3, 17, 45}, 20, 1, stem7, true}, seed++);
+  runConvCase({{1, 1, 9, 37}, 16, 1, stem7, false}, seed++);
+  runConvCase({{1, 4, 12, 61}, 33, 1, {{7, 7}, {2, 2}, {1, 1}, {2, 3}, {4, 1}}, true}, seed++);
+  runConvCase({{1, 3, 8, 15}, 16, 1, stem7, true}, seed++);
 }
 
 // Pointwise convs with up to 24 input channels, or up to 32 outputs from up to 64 inputs:
