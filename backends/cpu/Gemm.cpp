@@ -666,12 +666,13 @@ void runTile(TileKernel kernel, int width, const GemmArgs& g, const float* a, in
 
 void packedProduct(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t groupStride, int64_t mBegin,
                    int64_t mEnd, int64_t nBegin, int64_t nEnd) {
-  // K up to kWholeK in one chunk: B's panel pair (up to 64 KB) then streams from L2 rather
+  // K up to kWholeK in one chunk: B's panel pair (up to 128 KB) then streams from L2 rather
   // than staying in L1, which the L2 sustains at 128 bytes per 24 multiply-adds, and C is
   // written once instead of written and then read back for the next chunk (the MatMul
-  // 384x384 by 384x1536: 2.36 MB of C; interleaved, its p25 op time 1.85 -> 1.64 ms).
-  constexpr int64_t kWholeK = 512;
-  alignas(64) static thread_local float aPack[kMC * kWholeK];  // one block of A, packed (192 KB)
+  // 384x384 by 384x1536: 2.36 MB of C; interleaved, its p25 op time 1.85 -> 1.64 ms; BERT's
+  // 128 x 768 by 768 x 3072 with 1024 rather than 512, 2 threads: 2.02 -> 1.84 ms).
+  constexpr int64_t kWholeK = 1024;
+  alignas(64) static thread_local float aPack[kMC * kWholeK];  // one block of A, packed (384 KB)
   const int64_t kc = g.K <= kWholeK ? g.K : kKC;
   for (int64_t k0 = 0; k0 < g.K; k0 += kc) {
     const int64_t kb = std::min(kc, g.K - k0);
@@ -767,13 +768,18 @@ void gemmPacked(ThreadPool& pool, const GemmArgs& g) {
     gemmPackedTile(g, 0, g.M, 0, g.N);
     return;
   }
-  // A grid of row chunks x column chunks, about kTasksPerThread tasks per thread (rows first:
-  // a column chunk packs its rows of A again), claimed one at a time.
+  // A grid of row chunks x column chunks, about kTasksPerThread tasks per thread, claimed one
+  // at a time: rows first (a column chunk packs its rows of A again), but each row chunk at
+  // least kMinChunkPanels register tiles tall, since each reads all of B. BERT's 128 x 768
+  // by 768 x 3072 had been 8 row chunks of 12-24 rows, each streaming the 9.4 MB of B from
+  // memory for so few rows (2 threads: 1.5x one thread's speed). Column chunks first instead
+  // made the 384 x 384 by 384 x 1536 micro-benchmark 17% slower.
   constexpr int64_t kTasksPerThread = 4;
+  constexpr int64_t kMinChunkPanels = 4;
   const int64_t wanted = kTasksPerThread * threads;
   const int64_t rowPanels = (g.M + mr - 1) / mr;
   const int64_t colPanels = (g.N + kNR - 1) / kNR;
-  const int64_t mChunks = std::min<int64_t>(wanted, rowPanels);
+  const int64_t mChunks = std::max<int64_t>(1, std::min<int64_t>(wanted, rowPanels / kMinChunkPanels));
   const int64_t nChunks = std::min<int64_t>((wanted + mChunks - 1) / mChunks, colPanels);
   // Even shares of whole panels: ceil(panels / chunks) each had left the last chunk short
   // (a 1x1 conv at 28x28: 7 chunks of 9 row panels and one of 2, so one thread did 12% more).

@@ -64,6 +64,9 @@ TEST(MatMulOp, ShapesAndBroadcasting) {
       {{4, 5}, {2, 3, 5, 6}}, {{3, 1, 2, 70}, {1, 4, 70, 30}}, {{130, 260}, {260, 70}},
       // A last row panel of the CPU GEMM holding 1 or 4 rows (49 = 4 x 12 + 1, 52 = 4 x 12 + 4).
       {{49, 40}, {40, 70}}, {{2, 52, 33}, {33, 90}},
+      // K in one GEMM chunk up to 1024 (701: a partial last group of 4), in chunks past it,
+      // and a grid of row and column chunks (130 rows: two row chunks).
+      {{130, 701}, {701, 100}}, {{30, 1100}, {1100, 40}},
   };
   uint32_t seed = 1;
   for (const auto& c : cases) {
