@@ -27,6 +27,7 @@
 // iteration); NaN flows through every step, and clamps are written so that NaN passes them.
 #include "backends/cpu/VectorMath.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -321,7 +322,110 @@ void map(const float* x, float* y, int64_t n, Op op) {
   mapLanes<Lanes<4, false>>(x, y, n, op);
 }
 
+// Softmax's row passes, W lanes at a time. The largest of x[0, n) (NaN ignored, as std::max
+// does when it comes second).
+template <class L>
+TESSERA_VM_INLINE float rowMaxLanes(const float* x, int64_t n) {
+  using M = VecMath<L>;
+  constexpr int W = L::kWidth;
+  typename L::F m = M::splat(-std::numeric_limits<float>::infinity());
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    const typename L::F v = M::load(x + i);
+    m = m < v ? v : m;
+  }
+  float best = -std::numeric_limits<float>::infinity();
+  for (int j = 0; j < W; ++j) best = std::max(best, m[j]);
+  for (; i < n; ++i) best = std::max(best, x[i]);
+  return best;
+}
+
+// y = exp(x - shift); returns the sum of y.
+template <class L>
+TESSERA_VM_INLINE float expShiftedSumLanes(const float* x, float* y, int64_t n, float shift) {
+  using M = VecMath<L>;
+  constexpr int W = L::kWidth;
+  const typename L::F s = M::splat(shift);
+  typename L::F sum = M::splat(0.f);
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    const typename L::F e = M::exp(M::load(x + i) - s);
+    M::store(y + i, e);
+    sum += e;
+  }
+  float total = 0.f;
+  if (i < n) {  // through a buffer, as mapLanes; only the first n - i lanes are summed
+    float buf[W] = {};
+    std::memcpy(buf, x + i, static_cast<size_t>(n - i) * sizeof(float));
+    M::store(buf, M::exp(M::load(buf) - s));
+    std::memcpy(y + i, buf, static_cast<size_t>(n - i) * sizeof(float));
+    for (int64_t j = 0; j < n - i; ++j) total += buf[j];
+  }
+  for (int j = 0; j < W; ++j) total += sum[j];
+  return total;
+}
+
+template <class L>
+TESSERA_VM_INLINE void scaleLanes(float* y, int64_t n, float scale) {
+  using M = VecMath<L>;
+  constexpr int W = L::kWidth;
+  const typename L::F s = M::splat(scale);
+  int64_t i = 0;
+  for (; i + W <= n; i += W) M::store(y + i, M::load(y + i) * s);
+  for (; i < n; ++i) y[i] *= scale;
+}
+
+#ifdef TESSERA_VECTOR_MATH_X86
+#define TESSERA_VM_AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,fma")))
+#define TESSERA_VM_AVX2 __attribute__((target("avx2,fma")))
+TESSERA_VM_AVX512 float rowMaxAvx512(const float* x, int64_t n) { return rowMaxLanes<Lanes<16, true>>(x, n); }
+TESSERA_VM_AVX2 float rowMaxAvx2(const float* x, int64_t n) { return rowMaxLanes<Lanes<8, true>>(x, n); }
+TESSERA_VM_AVX512 float expShiftedSumAvx512(const float* x, float* y, int64_t n, float shift) {
+  return expShiftedSumLanes<Lanes<16, true>>(x, y, n, shift);
+}
+TESSERA_VM_AVX2 float expShiftedSumAvx2(const float* x, float* y, int64_t n, float shift) {
+  return expShiftedSumLanes<Lanes<8, true>>(x, y, n, shift);
+}
+TESSERA_VM_AVX512 void scaleAvx512(float* y, int64_t n, float s) { scaleLanes<Lanes<16, true>>(y, n, s); }
+TESSERA_VM_AVX2 void scaleAvx2(float* y, int64_t n, float s) { scaleLanes<Lanes<8, true>>(y, n, s); }
+#undef TESSERA_VM_AVX512
+#undef TESSERA_VM_AVX2
+#endif
+
 }  // namespace
+
+float vectorMax(const float* x, int64_t n) {
+#ifdef TESSERA_VECTOR_MATH_X86
+  switch (cpuIsa()) {
+    case CpuIsa::kAvx512: return rowMaxAvx512(x, n);
+    case CpuIsa::kAvx2: return rowMaxAvx2(x, n);
+    case CpuIsa::kGeneric: break;
+  }
+#endif
+  return rowMaxLanes<Lanes<4, false>>(x, n);
+}
+
+float vectorExpShiftedSum(const float* x, float* y, int64_t n, float shift) {
+#ifdef TESSERA_VECTOR_MATH_X86
+  switch (cpuIsa()) {
+    case CpuIsa::kAvx512: return expShiftedSumAvx512(x, y, n, shift);
+    case CpuIsa::kAvx2: return expShiftedSumAvx2(x, y, n, shift);
+    case CpuIsa::kGeneric: break;
+  }
+#endif
+  return expShiftedSumLanes<Lanes<4, false>>(x, y, n, shift);
+}
+
+void vectorScale(float* y, int64_t n, float scale) {
+#ifdef TESSERA_VECTOR_MATH_X86
+  switch (cpuIsa()) {
+    case CpuIsa::kAvx512: return scaleAvx512(y, n, scale);
+    case CpuIsa::kAvx2: return scaleAvx2(y, n, scale);
+    case CpuIsa::kGeneric: break;
+  }
+#endif
+  scaleLanes<Lanes<4, false>>(y, n, scale);
+}
 
 void vectorExp(const float* x, float* y, int64_t n) { map(x, y, n, ExpOp{}); }
 void vectorExpm1(const float* x, float* y, int64_t n) { map(x, y, n, Expm1Op{}); }

@@ -31,4 +31,11 @@ void vectorCelu(const float* x, float* y, int64_t n, float alpha);  // max(0,x) 
 void vectorHardSwish(const float* x, float* y, int64_t n);
 void vectorHardSwishAffine(const float* x, float* y, int64_t n, float scale, float shift);
 
+// Softmax's passes over a row: the largest of x[0, n) (-inf when empty; NaN ignored, as
+// std::max(best, x) ignores it); y = exp(x - shift), returning the sum of y (y may be x); and
+// y *= scale.
+float vectorMax(const float* x, int64_t n);
+float vectorExpShiftedSum(const float* x, float* y, int64_t n, float shift);
+void vectorScale(float* y, int64_t n, float scale);
+
 }  // namespace tessera

@@ -228,5 +228,49 @@ TEST(VectorMath, TailsStayInBoundsAndMatchTheBody) {
   }
 }
 
+// Softmax's row passes, every length 0..70 (bodies and tails) at three alignments: the max is
+// exactly the largest value (NaN ignored, -inf for none); the exponentials are vectorExp's of
+// x - shift (y may be x) and their sum is theirs to float rounding; the scale touches y[0, n)
+// only.
+TEST(VectorMath, SoftmaxRowPasses) {
+  constexpr int kGuard = 16, kMax = 70;
+  std::vector<float> in(kMax + 2 * kGuard);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = std::sin(1.7f * static_cast<float>(i)) * 9.f;
+  EXPECT_EQ(vectorMax(in.data(), 0), -std::numeric_limits<float>::infinity());
+  for (int n = 1; n <= kMax; ++n)
+    for (int offset : {kGuard, kGuard + 1, kGuard + 3}) {
+      const float* x = in.data() + offset;
+      const float want = *std::max_element(x, x + n);
+      ASSERT_EQ(vectorMax(x, n), want) << "n " << n;
+      std::vector<float> withNan(x, x + n);
+      withNan[n / 2] = std::numeric_limits<float>::quiet_NaN();
+      float rest = -std::numeric_limits<float>::infinity();
+      for (int i = 0; i < n; ++i)
+        if (i != n / 2) rest = std::max(rest, x[i]);
+      ASSERT_EQ(vectorMax(withNan.data(), n), rest) << "NaN at " << n / 2 << " of " << n;
+
+      std::vector<float> shifted(x, x + n), expected(n), out(in.size(), -12345.f);
+      for (float& v : shifted) v -= want;
+      vectorExp(shifted.data(), expected.data(), n);
+      const float sum = vectorExpShiftedSum(x, out.data() + offset, n, want);
+      double reference = 0;
+      for (int i = 0; i < static_cast<int>(in.size()); ++i) {
+        const bool inside = i >= offset && i < offset + n;
+        if (inside) reference += expected[i - offset];
+        ASSERT_EQ(out[i], inside ? expected[i - offset] : -12345.f) << "n " << n << " i " << i;
+      }
+      ASSERT_NEAR(sum, reference, 1e-6 * reference * n) << "n " << n;
+      std::vector<float> inPlace(x, x + n);
+      ASSERT_EQ(vectorExpShiftedSum(inPlace.data(), inPlace.data(), n, want), sum);
+      ASSERT_EQ(inPlace, std::vector<float>(expected.begin(), expected.end()));
+
+      vectorScale(out.data() + offset, n, 0.5f);
+      for (int i = 0; i < static_cast<int>(in.size()); ++i) {
+        const bool inside = i >= offset && i < offset + n;
+        ASSERT_EQ(out[i], inside ? expected[i - offset] * 0.5f : -12345.f) << "n " << n << " i " << i;
+      }
+    }
+}
+
 }  // namespace
 }  // namespace tessera
