@@ -30,6 +30,8 @@ Status FusedActivation::parse(const Node& node, FusedActivation* out, const std:
   } else if (name == "Swish") {
     a.kind = kSwish;
     a.alpha = param(0, 1.f);
+  } else if (name == "Gelu") {
+    a.kind = kGelu;
   } else {
     return Status::unsupported(node.label() + ": fused activation '" + name + "' is not supported");
   }

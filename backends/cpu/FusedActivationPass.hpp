@@ -51,6 +51,19 @@ inline void swishRange(float* y, int64_t count, int64_t stride, float alpha) {
   }
 }
 
+// Gelu, v/2 (1 + erf(v / sqrt 2)), through the vectorised erf on a small buffer.
+inline void geluRange(float* y, int64_t count, int64_t stride) {
+  constexpr int64_t kBlock = 256;
+  float buf[kBlock];
+  for (int64_t i0 = 0; i0 < count; i0 += kBlock) {
+    const int64_t m = std::min(kBlock, count - i0);
+    float* p = y + i0 * stride;
+    for (int64_t i = 0; i < m; ++i) buf[i] = p[i * stride] * 0.70710678f;
+    vectorErf(buf, buf, m);
+    for (int64_t i = 0; i < m; ++i) p[i * stride] = 0.5f * p[i * stride] * (1.f + buf[i]);
+  }
+}
+
 // The activation alone (FusedActivation::activate), without the affine that may follow it.
 inline void applyActivationKind(const FusedActivation& a, float* y, int64_t count, int64_t stride) {
   const float alpha = a.alpha, beta = a.beta;
@@ -69,6 +82,7 @@ inline void applyActivationKind(const FusedActivation& a, float* y, int64_t coun
       return activateRange(y, count, stride, [=](float v) { return std::max(0.f, std::min(1.f, alpha * v + beta)); });
     case FusedActivation::kSigmoid: return sigmoidRange(y, count, stride);
     case FusedActivation::kSwish: return swishRange(y, count, stride, alpha);
+    case FusedActivation::kGelu: return geluRange(y, count, stride);
     default: return activateRange(y, count, stride, [&a](float v) { return a.activate(v); });
   }
 }

@@ -116,6 +116,13 @@ uint gid() { return gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u + gl_Glob
 int pint(int i) { return int(P[i]); }
 float pfloat(int i) { return uintBitsToFloat(P[i]); }
 
+float erfApprox(float v) {  // Abramowitz-Stegun 7.1.26, |error| < 1.5e-7
+  float s = sign(v), a = abs(v);
+  float t = 1.0 / (1.0 + 0.3275911 * a);
+  float p = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  return s * (1.0 - p * exp(-a * a));
+}
+
 // Fused activations: the codes are FusedActivation::Kind's (ops/FusedActivation.hpp).
 float activate(int code, float v, float a, float b) {
   if (code == 1) return max(v, 0.0);
@@ -125,6 +132,7 @@ float activate(int code, float v, float a, float b) {
   if (code == 5) return clamp(a * v + b, 0.0, 1.0);
   if (code == 6) return v * clamp(v / 6.0 + 0.5, 0.0, 1.0);
   if (code == 7) return v / (1.0 + exp(-a * v));
+  if (code == 8) return 0.5 * v * (1.0 + erfApprox(v * 0.70710678));
   return v;
 }
 vec4 activate4(int code, vec4 v, float a, float b) {

@@ -14,13 +14,6 @@ TENSOR_IN(0, x);
 TENSOR_OUT(1, y);
 #endif
 
-float erfApprox(float v) {  // Abramowitz-Stegun 7.1.26, |error| < 1.5e-7
-  float s = sign(v), a = abs(v);
-  float t = 1.0 / (1.0 + 0.3275911 * a);
-  float p = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-  return s * (1.0 - p * exp(-a * a));
-}
-
 float apply(int op, float v, float a, float b, float g) {
   switch (op) {
     case 0: return abs(v);

@@ -10,6 +10,7 @@
 #include "tools/onnx/FoldConvAffine.hpp"
 #include "tools/onnx/FuseActivationAffine.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
+#include "tools/onnx/FuseConvGelu.hpp"
 #include "tools/onnx/FuseConvSwish.hpp"
 #include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/KnownShapes.hpp"
@@ -579,6 +580,71 @@ TEST(FuseConvSwish, SwishAndReluAfterAMatMul) {
       EXPECT_EQ(graph->nodes[0].attrs.getString("activation", ""), relu ? "Relu" : "Swish");
     }, 1, relu ? "MatMul -> Relu" : "MatMul -> Swish");
   }
+}
+
+// GELU as PyTorch writes it before opset 20, after a MatMul with its bias and after a Conv:
+// x / sqrt 2 or x * (1 / sqrt 2), then (x (1 + erf)) * 0.5 or (x * 0.5) (1 + erf), operands
+// in either order; it becomes the producer's fused activation Gelu.
+TEST(FuseConvGelu, EveryWrittenFormAfterAMatMulOrAConv) {
+  for (int form = 0; form < 4; ++form) {
+    for (int conv = 0; conv < 2; ++conv) {
+      GraphBuilder g;
+      std::string x;
+      if (conv) {
+        g.input("x", DataType::kF32, {2, 5, 6, 7});
+        Attributes same;
+        same.setInts("pads", {1, 1, 1, 1});
+        x = g.op1("Conv", {"x", g.constant("w", randomTensor({4, 5, 3, 3}, 1)), g.constant("b", randomTensor({4}, 2))},
+                  same);
+      } else {
+        g.input("x", DataType::kF32, {2, 5, 7});
+        x = g.op1("Add", {g.op1("MatMul", {"x", g.constant("w", randomTensor({7, 6}, 1))}),
+                          g.constant("b", randomTensor({6}, 2))});
+      }
+      const std::string scaled =
+          form % 2 ? g.op1("Mul", {g.constant("r", filled({}, 0.70710678f)), x})
+                   : g.op1("Div", {x, g.constant("s", filled({}, 1.41421356f))});
+      const std::string onePlus = g.op1("Add", {form < 2 ? g.op1("Erf", {scaled}) : g.constant("one", filled({}, 1.f)),
+                                                form < 2 ? g.constant("one", filled({}, 1.f)) : g.op1("Erf", {scaled})});
+      const std::string half = g.constant("half", filled({}, 0.5f));
+      if (form < 2)
+        g.output(g.op1("Mul", {g.op1("Mul", {x, onePlus}), half}));
+      else
+        g.output(g.op1("Mul", {onePlus, g.op1("Mul", {half, x})}));
+      const std::string what = std::string(conv ? "Conv" : "MatMul") + " form " + std::to_string(form);
+      expectSameAfter(*build(g), [&](Graph* graph) {
+        if (!conv) EXPECT_EQ(fuseMatMulBias(graph), 1) << what;
+        EXPECT_EQ(fuseConvGelu(graph), 1) << what;
+        EXPECT_EQ(graph->nodes[0].attrs.getString("activation", ""), "Gelu") << what;
+        EXPECT_EQ(graph->initializers.count("half"), 0u) << what << ": the constants are gone";
+      }, 1, what);
+    }
+  }
+}
+
+TEST(FuseConvGelu, LeavesSharedValuesOtherConstantsAndFusedActivations) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {1, 3, 4, 4});
+  const std::string w = g.constant("w", randomTensor({3, 3, 1, 1}, 1));
+  int chains = 0;
+  auto gelu = [&](const std::string& x, float root2, float one, float half) {
+    const std::string k = std::to_string(chains++);  // constants of their own
+    const std::string e = g.op1("Erf", {g.op1("Div", {x, g.constant("s" + k, filled({}, root2))})});
+    return g.op1("Mul", {g.op1("Mul", {x, g.op1("Add", {e, g.constant("one" + k, filled({}, one))})}),
+                         g.constant("h" + k, filled({}, half))});
+  };
+  const std::string c1 = g.op1("Conv", {"x", w});
+  g.output(gelu(c1, 1.41421356f, 1.f, 0.5f));
+  g.output(c1);  // x read elsewhere
+  g.output(gelu(g.op1("Conv", {"x", w}), 2.f, 1.f, 0.5f));  // not sqrt 2
+  g.output(gelu(g.op1("Conv", {"x", w}), 1.41421356f, 2.f, 0.5f));  // 2 + erf
+  g.output(gelu(g.op1("Conv", {"x", w}), 1.41421356f, 1.f, 0.25f));  // a quarter
+  g.output(gelu(g.op1("Relu", {"x"}), 1.41421356f, 1.f, 0.5f));  // no producer to fuse into
+  Attributes relu;
+  relu.setString("activation", "Relu");
+  g.output(gelu(g.op1("Conv", {"x", w}, relu), 1.41421356f, 1.f, 0.5f));  // an activation already
+  Graph changed = *build(g);
+  EXPECT_EQ(fuseConvGelu(&changed), 0);
 }
 
 TEST(FuseConvSwish, LeavesSharedValuesOtherScalesAndFusedActivations) {

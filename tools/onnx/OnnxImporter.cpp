@@ -17,6 +17,7 @@
 #include "tools/onnx/FuseActivationAffine.hpp"
 #include "tools/onnx/FuseConvAdd.hpp"
 #include "tools/onnx/FuseConvActivation.hpp"
+#include "tools/onnx/FuseConvGelu.hpp"
 #include "tools/onnx/FuseConvSwish.hpp"
 #include "tools/onnx/FuseHardSwish.hpp"
 #include "tools/onnx/FuseLayerNorm.hpp"
@@ -271,6 +272,7 @@ Status convertGraph(const tessera_onnx::GraphProto& gp, const OpsetMap& opsets, 
   fuseHardSwish(g);
   fuseLayerNorm(g);
   fuseMatMulBias(g);
+  fuseConvGelu(g);  // after fuseMatMulBias; before fuseMatMulScale takes its 0.5 into the next MatMul
   fuseTransposeMatMul(g);
   fuseMatMulScale(g);  // after fuseMatMulBias: alpha scales the product, not the bias
   fuseConvAdd(g);  // before the activation that may follow the Add

@@ -1,0 +1,120 @@
+#include "tools/onnx/FuseConvGelu.hpp"
+
+#include <cmath>
+
+#include "ops/FusedActivation.hpp"
+#include "tools/onnx/GraphPass.hpp"
+
+namespace tessera {
+namespace {
+
+struct Matcher {
+  const Graph& g;
+  std::map<std::string, int> uses;
+  std::map<std::string, std::vector<size_t>> readers;
+  std::map<std::string, size_t> made;
+
+  bool isConst(const std::string& name, float want) const {
+    float v;
+    return pass::scalarInitializer(g, name, &v) && std::fabs(v - want) <= 1e-5f * std::fabs(want);
+  }
+  // The node making `value` if it is the two-input `op`, else -1.
+  long producer(const std::string& value, const char* op) const {
+    auto it = made.find(value);
+    return it != made.end() && pass::isOp(g.nodes[it->second], op, 2) ? static_cast<long>(it->second) : -1;
+  }
+  // The one node reading `value` if it is the two-input `op`, else -1.
+  long soleReader(const std::string& value, const char* op) const {
+    const long i = pass::soleReader(uses, readers, value);
+    return i >= 0 && pass::isOp(g.nodes[i], op, 2) ? i : -1;
+  }
+  // The operand of two-input node `n` that is not `known` ("" when neither or both are).
+  static std::string other(const Node& n, const std::string& known) {
+    if (n.inputs[0] == known && n.inputs[1] != known) return n.inputs[1];
+    if (n.inputs[1] == known && n.inputs[0] != known) return n.inputs[0];
+    return "";
+  }
+};
+
+// The chain from Erf node `erf`: its nodes (all to remove), x, and the GELU's output.
+struct Chain {
+  std::vector<size_t> nodes;
+  std::string x, y;
+};
+
+bool matchChain(const Matcher& m, size_t erf, Chain* c) {
+  const Node& e = m.g.nodes[erf];
+  if (!pass::isOp(e, "Erf", 1) || !pass::readOnce(m.uses, e.inputs[0])) return false;
+  // x / sqrt 2 or x * (1 / sqrt 2)
+  long scale = m.producer(e.inputs[0], "Div");
+  if (scale >= 0) {
+    if (!m.isConst(m.g.nodes[scale].inputs[1], 1.41421356f)) return false;
+    c->x = m.g.nodes[scale].inputs[0];
+  } else {
+    scale = m.producer(e.inputs[0], "Mul");
+    if (scale < 0) return false;
+    const Node& mul = m.g.nodes[scale];
+    const int side = m.isConst(mul.inputs[0], 0.70710678f) ? 1 : m.isConst(mul.inputs[1], 0.70710678f) ? 0 : -1;
+    if (side < 0) return false;
+    c->x = mul.inputs[side];
+  }
+  const long plus = m.soleReader(e.outputs[0], "Add");  // 1 + erf
+  if (plus < 0 || !m.isConst(Matcher::other(m.g.nodes[plus], e.outputs[0]), 1.f)) return false;
+  const long times = m.soleReader(m.g.nodes[plus].outputs[0], "Mul");
+  if (times < 0) return false;
+  const std::string partner = Matcher::other(m.g.nodes[times], m.g.nodes[plus].outputs[0]);
+  c->nodes = {static_cast<size_t>(scale), erf, static_cast<size_t>(plus), static_cast<size_t>(times)};
+  if (partner == c->x) {  // (x (1 + erf)) / 2, as a Mul by 0.5
+    const long half = m.soleReader(m.g.nodes[times].outputs[0], "Mul");
+    if (half < 0 || !m.isConst(Matcher::other(m.g.nodes[half], m.g.nodes[times].outputs[0]), 0.5f)) return false;
+    c->nodes.push_back(static_cast<size_t>(half));
+    c->y = m.g.nodes[half].outputs[0];
+    return pass::readTimes(m.uses, c->x, 2);
+  }
+  // (x / 2) (1 + erf), the half a Mul by 0.5 read by this Mul alone
+  const long half = m.producer(partner, "Mul");
+  if (half < 0 || !pass::readOnce(m.uses, partner) || Matcher::other(m.g.nodes[half], c->x).empty() ||
+      !m.isConst(Matcher::other(m.g.nodes[half], c->x), 0.5f))
+    return false;
+  c->nodes.push_back(static_cast<size_t>(half));
+  c->y = m.g.nodes[times].outputs[0];
+  return pass::readTimes(m.uses, c->x, 2);
+}
+
+}  // namespace
+
+int fuseConvGelu(Graph* graph) {
+  Graph& g = *graph;
+  const Matcher m{g, pass::consumerCounts(g), pass::readers(g), pass::producers(g)};
+  std::vector<bool> removed(g.nodes.size(), false);
+  std::set<std::string> maybeUnused;
+  int count = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    Chain c;
+    if (removed[i] || !matchChain(m, i, &c)) continue;
+    auto p = m.made.find(c.x);
+    if (p == m.made.end() || removed[p->second]) continue;
+    Node& producer = g.nodes[p->second];
+    if ((producer.opType != "Conv" && producer.opType != "ConvTranspose" && producer.opType != "MatMul") ||
+        !producer.domain.empty() || producer.outputs.size() != 1 || producer.attrs.has("activation") ||
+        producer.attrs.has("activation_affine"))
+      continue;
+    bool free = true;
+    for (size_t n : c.nodes) free = free && !removed[n];
+    if (!free) continue;
+    FusedActivation::set(&producer, "Gelu", {});
+    producer.outputs[0] = c.y;
+    for (size_t n : c.nodes) {
+      removed[n] = true;
+      for (const std::string& in : g.nodes[n].inputs) maybeUnused.insert(in);
+    }
+    ++count;
+  }
+  if (count) {
+    maybeUnused.erase("");
+    pass::removeNodes(g, removed, maybeUnused);
+  }
+  return count;
+}
+
+}  // namespace tessera
