@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Median latency of conv nets other than PaddleOCR (benchmarks/general_nets.py writes them)
-# on Tessera next to ONNX Runtime's, timed as tests/models/bench_paddleocr.sh times PaddleOCR
-# (interleaved rounds, each engine's lowest median; a markdown table; docs/PERFORMANCE.md
-# holds the last one recorded).
+# Median latency of public nets other than PaddleOCR (conv nets and transformer encoders;
+# benchmarks/general_nets.py writes them) on Tessera next to ONNX Runtime's, timed as
+# tests/models/bench_paddleocr.sh times PaddleOCR (interleaved rounds, each engine's lowest
+# median; a markdown table; docs/PERFORMANCE.md holds the last one recorded).
 #
 #   benchmarks/compare_general_nets.sh [--dir build/general_nets] [bench_paddleocr.sh's options:
 #                                       --tessera, --backend, --threads, --runs, --warmup, --rounds]
@@ -20,4 +20,7 @@ exec "$ROOT/tests/models/bench_paddleocr.sh" --runs 15 --warmup 3 --rounds 3 "$@
   --case "mobilenetv2_nhwc4_512 mobilenetv2_nhwc4_512.onnx 1x512x512x4" \
   --case "mlsd_512 mlsd_512.onnx 1x512x512x4" \
   --case "ultraface_320x240 ultraface_320x240.onnx 1x3x240x320" \
-  --case "ultraface_640x480 ultraface_640x480.onnx 1x3x480x640"
+  --case "ultraface_640x480 ultraface_640x480.onnx 1x3x480x640" \
+  --case "resnet18_224 resnet18_224.onnx 1x3x224x224" \
+  --case "vit_s_197x384 vit_s_197x384.onnx 1x197x384" \
+  --case "bert_base_128x768 bert_base_128x768.onnx 1x128x768"

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes stand-ins for public conv nets a new user tries besides PaddleOCR (issue 9: "speed-ups
+"""Writes stand-ins for public nets a new user tries besides PaddleOCR (issue 9: "speed-ups
 must be general"), with random weights, as ONNX files into a folder:
 
   mobilenetv2_nhwc_224.onnx   MobileNetV2 1.0, ReLU6 as Clip, a 1x224x224x3 NHWC input through
@@ -13,6 +13,14 @@ must be general"), with random weights, as ONNX files into a folder:
   ultraface_320x240.onnx      an UltraFace-style face detector (ReLU, depthwise-separable
   ultraface_640x480.onnx      blocks, four heads of 3x3 convs, Transpose / Reshape / Concat,
                               a two-class Softmax over every anchor), NCHW input
+  resnet18_224.onnx           ResNet-18 (batch norm folded into the convs, as exporters write
+                              it): a 7x7 stride-2 stem, MaxPool, basic blocks of 3x3 convs down
+                              to 512 channels at 7x7, 1000 classes
+  vit_s_197x384.onnx          a ViT-S/16-shaped transformer encoder, 6 layers: 197 tokens of
+                              384, 6 heads, LayerNormalization, GELU written out with Erf (as
+                              PyTorch exports it before opset 20)
+  bert_base_128x768.onnx      BERT-base-shaped encoder layers, 2 of them: 128 tokens of 768,
+                              12 heads, 3072-wide MLP
 
 Only the shapes and the op mix matter for timing; the weights are seeded, so every run
 writes the same files. Used by benchmarks/compare_general_nets.sh.
@@ -153,6 +161,56 @@ def ultraface(path, height, width):
     n.save(path, [1, 3, height, width], [s, n.op("Concat", boxes, axis=1)])
 
 
+def resnet18(path, size):
+    n = Net()
+    y = n.conv("x", 3, 64, 7, 2, act="relu")
+    y = n.op("MaxPool", [y], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    c = 64
+    for out, stride in [(64, 1), (64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2), (512, 1)]:
+        z = n.conv(n.conv(y, c, out, 3, stride, act="relu"), out, out, 3, act=None)
+        shortcut = y if stride == 1 and c == out else n.conv(y, c, out, 1, stride, act=None)
+        y = n.op("Relu", [n.op("Add", [z, shortcut])])
+        c = out
+    y = n.op("Flatten", [n.op("GlobalAveragePool", [y])])
+    y = n.op("MatMul", [y, n.constant(n.rng.normal(0, 0.03, (512, 1000)).astype(np.float32))])
+    n.save(path, [1, 3, size, size], [y])
+
+
+def encoder(path, tokens, dim, layers, heads):
+    """Pre-norm transformer layers: attention (q, k, v, output projections) and a 4x MLP."""
+    n = Net()
+    hd = dim // heads
+
+    def norm(y):
+        return n.op("LayerNormalization", [y, n.constant(np.ones(dim, np.float32), "g"),
+                                           n.constant(np.zeros(dim, np.float32), "b")], axis=-1, epsilon=1e-5)
+
+    def linear(y, fan_in, fan_out):
+        w = n.constant(n.rng.normal(0, fan_in ** -0.5, (fan_in, fan_out)).astype(np.float32))
+        return n.op("Add", [n.op("MatMul", [y, w]), n.constant(n.rng.normal(0, 0.01, fan_out).astype(np.float32), "b")])
+
+    def heads_of(y):  # [1, tokens, dim] -> [1, heads, tokens, hd]
+        y = n.op("Reshape", [y, n.constant(np.array([1, tokens, heads, hd], np.int64), "shape")])
+        return n.op("Transpose", [y], perm=[0, 2, 1, 3])
+
+    def scalar(v):
+        return n.constant(np.array(v, np.float32), "c")
+
+    x = "x"
+    for _ in range(layers):
+        h = norm(x)
+        q, k, v = (heads_of(linear(h, dim, dim)) for _ in range(3))
+        scores = n.op("Mul", [n.op("MatMul", [q, n.op("Transpose", [k], perm=[0, 1, 3, 2])]), scalar(hd ** -0.5)])
+        o = n.op("Transpose", [n.op("MatMul", [n.op("Softmax", [scores], axis=-1), v])], perm=[0, 2, 1, 3])
+        o = n.op("Reshape", [o, n.constant(np.array([1, tokens, dim], np.int64), "shape")])
+        x = n.op("Add", [x, linear(o, dim, dim)])
+        h = linear(norm(x), dim, 4 * dim)
+        erf = n.op("Erf", [n.op("Div", [h, scalar(2 ** 0.5)])])
+        gelu = n.op("Mul", [n.op("Mul", [h, n.op("Add", [erf, scalar(1)])]), scalar(0.5)])
+        x = n.op("Add", [x, linear(gelu, 4 * dim, dim)])
+    n.save(path, [1, tokens, dim], [norm(x)])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: general_nets.py OUT_DIR")
@@ -163,6 +221,9 @@ def main():
     mlsd(os.path.join(out, "mlsd_512.onnx"), 512)
     ultraface(os.path.join(out, "ultraface_320x240.onnx"), 240, 320)
     ultraface(os.path.join(out, "ultraface_640x480.onnx"), 480, 640)
+    resnet18(os.path.join(out, "resnet18_224.onnx"), 224)
+    encoder(os.path.join(out, "vit_s_197x384.onnx"), 197, 384, 6, 6)
+    encoder(os.path.join(out, "bert_base_128x768.onnx"), 128, 768, 2, 12)
 
 
 if __name__ == "__main__":
