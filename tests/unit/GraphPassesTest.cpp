@@ -883,6 +883,24 @@ TEST(FuseMatMulScale, ScalarScaledOperandsBecomeAlpha) {
   }, 8, "q * s @ k^T, A @ (k * B), (A * t) @ W + b");
 }
 
+// The product scaled after it, (q @ k^T) * s or s * (A @ B), either operand order.
+TEST(FuseMatMulScale, ScaledProductsBecomeAlpha) {
+  GraphBuilder g;
+  g.input("x", DataType::kF32, {2, 3, 5, 7});
+  Attributes swap;
+  swap.setInts("perm", {0, 1, 3, 2});
+  const std::string scores = g.op1("MatMul", {"x", g.op1("Transpose", {g.op1("Relu", {"x"})}, swap)});
+  g.output(g.op1("Mul", {scores, g.constant("s", filled({}, 0.125f))}));
+  const std::string p = g.op1("MatMul", {g.op1("Relu", {"x"}), g.constant("w", randomTensor({7, 4}, 1))});
+  g.output(g.op1("Mul", {g.constant("k", filled({1}, -2.5f)), p}));
+  expectSameAfter(*build(g), [&](Graph* graph) {
+    EXPECT_EQ(fuseMatMulScale(graph), 2);
+    int scaled = 0;
+    for (const Node& n : graph->nodes) scaled += n.opType == "MatMul" && n.attrs.has("alpha");
+    EXPECT_EQ(scaled, 2);
+  }, 5, "(q @ k^T) * s, k * (A @ W)");
+}
+
 TEST(FuseMatMulScale, LeavesTensorScalesSharedProductsAndOtherOps) {
   GraphBuilder g;
   g.input("x", DataType::kF32, {4, 4});
@@ -893,7 +911,14 @@ TEST(FuseMatMulScale, LeavesTensorScalesSharedProductsAndOtherOps) {
   g.output(shared);  // read elsewhere
   g.output(g.op1("MatMul", {g.op1("Add", {"x", g.constant("t", filled({}, 2.f))}), w}));  // not a Mul
   g.output(g.op1("MatMul", {g.op1("Mul", {"x", g.constant("u", filled({1, 1, 1}, 2.f))}), w}));  // would raise the rank
+  const std::string read = g.op1("MatMul", {"x", w});
+  g.output(g.op1("Mul", {read, g.constant("r", filled({}, 2.f))}));
+  g.output(read);  // the product read elsewhere
+  g.output(g.op1("Mul", {g.op1("MatMul", {"x", w}), g.constant("c", randomTensor({4}, 3))}));  // per-column scale
+  g.output(g.op1("Mul", {g.op1("Add", {g.op1("MatMul", {"x", w}), g.constant("b", randomTensor({4}, 4))}),
+                         g.constant("q", filled({}, 2.f))}));  // a product with a bias, once FuseMatMulBias ran
   Graph changed = *build(g);
+  fuseMatMulBias(&changed);
   EXPECT_EQ(fuseMatMulScale(&changed), 0);
 }
 

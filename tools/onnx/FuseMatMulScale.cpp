@@ -5,10 +5,23 @@
 
 namespace tessera {
 
+namespace {
+
+// The value of `name` if it is an f32 initializer of one element and rank 0 or 1.
+bool scalarConstant(const Graph& g, const std::string& name, float* k) {
+  const Tensor* t = pass::f32Initializer(g, name);
+  if (!t || t->elementCount() != 1 || t->rank() > 1) return false;
+  *k = t->data<float>()[0];
+  return true;
+}
+
+}  // namespace
+
 int fuseMatMulScale(Graph* graph) {
   Graph& g = *graph;
   const auto uses = pass::consumerCounts(g);
   const auto made = pass::producers(g);
+  const auto readers = pass::readers(g);
   std::vector<bool> removed(g.nodes.size(), false);
   std::set<std::string> scales;
   int count = 0;
@@ -21,9 +34,9 @@ int fuseMatMulScale(Graph* graph) {
       const Node& mul = g.nodes[p->second];
       if (!pass::isOp(mul, "Mul", 2)) continue;
       for (int side = 0; side < 2; ++side) {
-        const Tensor* k = pass::f32Initializer(g, mul.inputs[side]);
-        if (!k || k->elementCount() != 1 || k->rank() > 1) continue;
-        mm.attrs.setFloat("alpha", matMulAlpha(mm) * k->data<float>()[0]);
+        float k;
+        if (!scalarConstant(g, mul.inputs[side], &k)) continue;
+        mm.attrs.setFloat("alpha", matMulAlpha(mm) * k);
         mm.inputs[operand] = mul.inputs[1 - side];
         scales.insert(mul.inputs[side]);
         removed[p->second] = true;
@@ -31,6 +44,20 @@ int fuseMatMulScale(Graph* graph) {
         break;
       }
     }
+    // The product scaled, (A @ B) * k (an attention's scores scaled after the product), when
+    // there is no bias (alpha would leave it unscaled) and no activation yet.
+    if (mm.inputs.size() != 2 || mm.outputs.size() != 1 || mm.attrs.has("activation")) continue;
+    const long r = pass::soleReader(uses, readers, mm.outputs[0]);
+    if (r < 0 || removed[r] || !pass::isOp(g.nodes[r], "Mul", 2)) continue;
+    const Node& mul = g.nodes[r];
+    const int side = mul.inputs[0] == mm.outputs[0] ? 1 : 0;
+    float k;
+    if (mul.inputs[1 - side] != mm.outputs[0] || !scalarConstant(g, mul.inputs[side], &k)) continue;
+    mm.attrs.setFloat("alpha", matMulAlpha(mm) * k);
+    mm.outputs[0] = mul.outputs[0];
+    scales.insert(mul.inputs[side]);
+    removed[r] = true;
+    ++count;
   }
   if (count) pass::removeNodes(g, removed, scales);
   return count;
