@@ -420,9 +420,9 @@ __attribute__((target("avx512f,avx512vl"), always_inline)) inline void storeNC4A
   }
 }
 
-// 12 x 16: one panel.
+// MR x 16: one panel (MR 12; 8 and 4 for a block's last rows, ColumnSplit's tasks of few).
+template <int MR>
 __attribute__((target("avx512f,avx512vl,fma"))) void packedAvx512(const PackedTile& t) {
-  constexpr int MR = 12;
   __m512 acc[MR];
   const __m512 bias = biasAvx512(t, 0);
 #pragma GCC unroll 12
@@ -446,9 +446,11 @@ __attribute__((target("avx512f,avx512vl,fma"))) void packedAvx512(const PackedTi
   }
 }
 
-// 12 x 32: two panels, each broadcast A value feeding two multiply-adds (24 accumulators).
+// MR x 32: two panels, each broadcast A value feeding two multiply-adds (2 MR accumulators).
+// A block's last 1-8 rows take MR 4 or 8: a Winograd GEMM over a 7x7 plane's 16 tiles had
+// computed 24 rows for 16.
+template <int MR>
 __attribute__((target("avx512f,avx512vl,fma"))) void packedAvx512Pair(const PackedTile& t) {
-  constexpr int MR = 12;
   __m512 acc[2 * MR];
   const __m512 bias0 = biasAvx512(t, 0), bias1 = biasAvx512(t, kNR);
 #pragma GCC unroll 24
@@ -549,12 +551,16 @@ struct PackedKernelSet {
   PackedKernel single;  // mr x kNR
   PackedKernel pair;    // mr x 2 kNR, or null
   int mr;               // rows per packed A panel
+  // For a panel of at most 4 or 8 rows: kernels of that height (or null: single and pair).
+  PackedKernel single4 = nullptr, pair4 = nullptr, single8 = nullptr, pair8 = nullptr;
 };
 
 PackedKernelSet choosePackedKernels() {
 #ifdef TESSERA_GEMM_X86
   switch (cpuIsa()) {
-    case CpuIsa::kAvx512: return {packedAvx512, packedAvx512Pair, 12};
+    case CpuIsa::kAvx512:
+      return {packedAvx512<12>, packedAvx512Pair<12>, 12, packedAvx512<4>, packedAvx512Pair<4>, packedAvx512<8>,
+              packedAvx512Pair<8>};
     case CpuIsa::kAvx2: return {packedAvx2, nullptr, 6};
     case CpuIsa::kGeneric: break;
   }
@@ -625,9 +631,11 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
     const int width = pair ? 2 * kNR : kNR;
     const int cols = static_cast<int>(std::min<int64_t>(width, left));
     const float* b = g.packedB + (n0 / kNR) * g.K * kNR + k0 * kNR;
-    const PackedKernel kernel = pair ? ks.pair : ks.single;
     for (int64_t m = 0; m < mb; m += mr) {
       const int rows = static_cast<int>(std::min<int64_t>(mr, mb - m));
+      PackedKernel kernel = pair ? ks.pair : ks.single;
+      if (rows <= 4 && ks.single4) kernel = pair ? ks.pair4 : ks.single4;
+      else if (rows <= 8 && ks.single8) kernel = pair ? ks.pair8 : ks.single8;
       const auto [a, aStride] = panelA(m, rows);
       if (g.cBlockStride) {  // stored whole blocks at a time, any width
         kernel(PackedTile{a, aStride, b, b + g.K * kNR, kb, cAt(g, m0 + m, n0), 0, accumulate, rows, g.cBlockStride,
