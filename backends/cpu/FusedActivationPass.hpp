@@ -51,8 +51,10 @@ inline void swishRange(float* y, int64_t count, int64_t stride, float alpha) {
   }
 }
 
-// Gelu, v/2 (1 + erf(v / sqrt 2)), through the vectorised erf on a small buffer.
+// Gelu, v/2 (1 + erf(v / sqrt 2)): contiguous in one vectorised pass, strided through the
+// vectorised erf on a small buffer (the same formula).
 inline void geluRange(float* y, int64_t count, int64_t stride) {
+  if (stride == 1) return vectorGelu(y, y, count);
   constexpr int64_t kBlock = 256;
   float buf[kBlock];
   for (int64_t i0 = 0; i0 < count; i0 += kBlock) {

@@ -779,6 +779,7 @@ void gemmPacked(ThreadPool& pool, const GemmArgs& g) {
   const int64_t work = g.M * g.N * std::max<int64_t>(g.K, 1);
   if (threads <= 1 || work < (int64_t(1) << 18)) {
     gemmPackedTile(g, 0, g.M, 0, g.N);
+    if (g.finish) g.finish(g.finishContext, 0, g.M, 0, g.N);
     return;
   }
   // A grid of row chunks x column chunks, about kTasksPerThread tasks per thread, claimed one
@@ -801,6 +802,7 @@ void gemmPacked(ThreadPool& pool, const GemmArgs& g) {
     const int64_t m0 = rowPanels * mi / mChunks * mr, m1 = std::min(g.M, rowPanels * (mi + 1) / mChunks * mr);
     const int64_t n0 = colPanels * ni / nChunks * kNR, n1 = std::min(g.N, colPanels * (ni + 1) / nChunks * kNR);
     gemmPackedTile(g, m0, m1, n0, n1);
+    if (g.finish) g.finish(g.finishContext, m0, m1, n0, n1);
   });
 }
 

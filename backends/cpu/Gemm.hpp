@@ -44,12 +44,18 @@ struct GemmArgs {
   bool accumulate = false;  // C = alpha*A*B + C instead of C = alpha*A*B
   // NC4HW4 C only: a conv's Relu or Clip, applied to the finished sums as they are stored.
   RegisterClamp clamp;
+  // Optional, gemmPacked: called with `finishContext` on each block of C, rows [m0, m1) and
+  // columns [n0, n1), once a task has written it, while it is in cache (MatMul's bias, Z and
+  // activation; a pass over the whole of C after the product had read it back from L3).
+  void (*finish)(const void* finishContext, int64_t m0, int64_t m1, int64_t n0, int64_t n1) = nullptr;
+  const void* finishContext = nullptr;
 };
 
 // Computes rows [mBegin, mEnd) and columns [nBegin, nEnd) of C on the calling thread.
 // nBegin must be a multiple of gemmPanelWidth().
 void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBegin, int64_t nEnd);
-// The whole product, split over the pool's threads (by rows, or by columns when M is small).
+// The whole product, split over the pool's threads (by rows, or by columns when M is small),
+// each block of C then finished (GemmArgs::finish).
 void gemmPacked(ThreadPool& pool, const GemmArgs& g);
 
 }  // namespace tessera

@@ -252,6 +252,7 @@ TESSERA_VM_OP(SigmoidOp, VecMath<L>::sigmoid(x))
 TESSERA_VM_OP(TanhOp, VecMath<L>::tanh(x))
 TESSERA_VM_OP(ErfOp, VecMath<L>::erf(x))
 TESSERA_VM_OP(SoftplusOp, VecMath<L>::softplus(x))
+TESSERA_VM_OP(GeluOp, x * VecMath<L>::splat(0.5f) * (VecMath<L>::splat(1.f) + VecMath<L>::erf(x * VecMath<L>::splat(0.70710678f))))
 #undef TESSERA_VM_OP
 
 struct EluOp {
@@ -496,6 +497,7 @@ void vectorLog(const float* x, float* y, int64_t n) { map(x, y, n, LogOp{}); }
 void vectorSigmoid(const float* x, float* y, int64_t n) { map(x, y, n, SigmoidOp{}); }
 void vectorTanh(const float* x, float* y, int64_t n) { map(x, y, n, TanhOp{}); }
 void vectorErf(const float* x, float* y, int64_t n) { map(x, y, n, ErfOp{}); }
+void vectorGelu(const float* x, float* y, int64_t n) { map(x, y, n, GeluOp{}); }
 void vectorSoftplus(const float* x, float* y, int64_t n) { map(x, y, n, SoftplusOp{}); }
 void vectorElu(const float* x, float* y, int64_t n, float alpha) { map(x, y, n, EluOp{alpha}); }
 void vectorSelu(const float* x, float* y, int64_t n, float alpha, float gamma) {

@@ -84,40 +84,59 @@ class CpuMatMul final : public Execution {
                             ? inputs[kMatMulBiasInput]->data<float>() : nullptr;
     const float* z = inputs.size() > kMatMulResidualInput && inputs[kMatMulResidualInput]
                          ? inputs[kMatMulResidualInput]->data<float>() : nullptr;
-    // alpha, the bias, Z and the activation go on rows [begin, end) of output matrix i,
-    // while they are in cache.
+    // alpha, the bias, Z and the activation go on each block of output matrix i a task has
+    // written, while it is in cache.
     const bool finish = bias || z || act_.kind != FusedActivation::kNone || alpha_ != 1.f;
-    auto finishRows = [&](int64_t i, int64_t begin, int64_t end) {
-      for (int64_t m = begin; m < end; ++m) {
-        float* row = y + (i * s.M + m) * s.N;
-        if (alpha_ != 1.f)
-          for (int64_t n = 0; n < s.N; ++n) row[n] *= alpha_;
-        if (bias)
-          for (int64_t n = 0; n < s.N; ++n) row[n] += bias[n];
-        if (z) {
-          const float* zRow = z + (i * s.M + m) * s.N;
-          for (int64_t n = 0; n < s.N; ++n) row[n] += zRow[n];
-        }
-        applyFusedActivation(act_, row, s.N);
-      }
-    };
+    Finish f{this, y, bias, z, 0};
     if (batches_ >= pool.threads()) {
       pool.parallelFor(batches_, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
           gemmPackedTile(args(i), 0, s.M, 0, s.N);
-          if (finish) finishRows(i, 0, s.M);
+          if (finish) Finish{this, y, bias, z, i}.block(0, s.M, 0, s.N);
         }
       }, 1);
     } else {
       for (int64_t i = 0; i < batches_; ++i) {
-        gemmPacked(pool, args(i));
-        if (finish) pool.parallelFor(s.M, [&](int64_t begin, int64_t end) { finishRows(i, begin, end); }, 16);
+        GemmArgs g = args(i);
+        f.i = i;
+        if (finish) {
+          g.finish = [](const void* context, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+            static_cast<const Finish*>(context)->block(m0, m1, n0, n1);
+          };
+          g.finishContext = &f;
+        }
+        gemmPacked(pool, g);
       }
     }
     return Status::ok();
   }
 
  private:
+  // Rows [m0, m1), columns [n0, n1) of output matrix i: alpha, the bias, Z, the activation.
+  struct Finish {
+    const CpuMatMul* self;
+    float* y;
+    const float* bias;
+    const float* z;
+    int64_t i;
+    void block(int64_t m0, int64_t m1, int64_t n0, int64_t n1) const {
+      const MatMulShape& s = self->shape_;
+      const float alpha = self->alpha_;
+      for (int64_t m = m0; m < m1; ++m) {
+        float* row = y + (i * s.M + m) * s.N;
+        if (alpha != 1.f)
+          for (int64_t n = n0; n < n1; ++n) row[n] *= alpha;
+        if (bias)
+          for (int64_t n = n0; n < n1; ++n) row[n] += bias[n];
+        if (z) {
+          const float* zRow = z + (i * s.M + m) * s.N;
+          for (int64_t n = n0; n < n1; ++n) row[n] += zRow[n];
+        }
+        applyFusedActivation(self->act_, row + n0, n1 - n0);
+      }
+    }
+  };
+
   void packB(const float* b, float* packed) {
     const int64_t K = shape_.K, N = shape_.N;
     cpuPool(*this).parallelFor(bBatches_, [&](int64_t begin, int64_t end) {
