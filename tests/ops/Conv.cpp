@@ -221,7 +221,7 @@ TEST(ConvOp, Winograd3x3) {
   runConvCase({{2, 64, 7, 9}, 6, 1, k3, true}, seed++);
   runConvCase({{1, 128, 5, 6}, 4, 1, k3, true}, seed++);
   // Too few tiles for the threads: tasks split the output channels too (ColumnSplit.hpp): a
-  // 7x7 plane's 16 tiles as 48 + 24 channels, 49 tiles in two uneven tasks (25 and 24 tiles)
+  // 7x7 plane's 16 tiles as 48 + 24 channels, 49 tiles in two uneven tasks (48 and 1 tiles)
   // as 32 + 32, batch 2 with a ragged last block (48 + 22).
   runConvCase({{1, 64, 7, 7}, 72, 1, k3, true}, seed++);
   runConvCase({{1, 32, 14, 13}, 64, 1, k3, true}, seed++);
