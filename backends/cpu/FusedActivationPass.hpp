@@ -23,17 +23,18 @@ void activateRange(float* y, int64_t count, int64_t stride, F f) {
   }
 }
 
-// Sigmoid through the vectorised kernel; a strided range is gathered into a small buffer
-// first, so every layout gets the same values.
-inline void sigmoidRange(float* y, int64_t count, int64_t stride) {
-  if (stride == 1) return vectorSigmoid(y, y, count);
+// y[i * stride] = fn(y[i * stride]) through a vectorised array function (VectorMath.hpp); a
+// strided range is gathered into a small buffer first, so every layout gets the same values.
+template <typename ArrayFn>
+inline void vectorisedRange(float* y, int64_t count, int64_t stride, ArrayFn fn) {
+  if (stride == 1) return fn(y, y, count);
   constexpr int64_t kBlock = 256;
   float buf[kBlock];
   for (int64_t i0 = 0; i0 < count; i0 += kBlock) {
     const int64_t m = std::min(kBlock, count - i0);
     float* p = y + i0 * stride;
     for (int64_t i = 0; i < m; ++i) buf[i] = p[i * stride];
-    vectorSigmoid(buf, buf, m);
+    fn(buf, buf, m);
     for (int64_t i = 0; i < m; ++i) p[i * stride] = buf[i];
   }
 }
@@ -48,21 +49,6 @@ inline void swishRange(float* y, int64_t count, int64_t stride, float alpha) {
     for (int64_t i = 0; i < m; ++i) buf[i] = alpha * p[i * stride];
     vectorSigmoid(buf, buf, m);
     for (int64_t i = 0; i < m; ++i) p[i * stride] *= buf[i];
-  }
-}
-
-// Gelu, v/2 (1 + erf(v / sqrt 2)): contiguous in one vectorised pass, strided through the
-// vectorised erf on a small buffer (the same formula).
-inline void geluRange(float* y, int64_t count, int64_t stride) {
-  if (stride == 1) return vectorGelu(y, y, count);
-  constexpr int64_t kBlock = 256;
-  float buf[kBlock];
-  for (int64_t i0 = 0; i0 < count; i0 += kBlock) {
-    const int64_t m = std::min(kBlock, count - i0);
-    float* p = y + i0 * stride;
-    for (int64_t i = 0; i < m; ++i) buf[i] = p[i * stride] * 0.70710678f;
-    vectorErf(buf, buf, m);
-    for (int64_t i = 0; i < m; ++i) p[i * stride] = 0.5f * p[i * stride] * (1.f + buf[i]);
   }
 }
 
@@ -82,9 +68,9 @@ inline void applyActivationKind(const FusedActivation& a, float* y, int64_t coun
                            [](float v) { return v * std::max(0.f, std::min(1.f, (v + 3.f) * (1.f / 6.f))); });
     case FusedActivation::kHardSigmoid:
       return activateRange(y, count, stride, [=](float v) { return std::max(0.f, std::min(1.f, alpha * v + beta)); });
-    case FusedActivation::kSigmoid: return sigmoidRange(y, count, stride);
+    case FusedActivation::kSigmoid: return vectorisedRange(y, count, stride, vectorSigmoid);
     case FusedActivation::kSwish: return swishRange(y, count, stride, alpha);
-    case FusedActivation::kGelu: return geluRange(y, count, stride);
+    case FusedActivation::kGelu: return vectorisedRange(y, count, stride, vectorGelu);
     default: return activateRange(y, count, stride, [&a](float v) { return a.activate(v); });
   }
 }
