@@ -50,10 +50,7 @@ int fuseConvActivation(Graph* graph) {
     auto p = made.find(act.inputs[0]);
     if (p == made.end()) continue;
     Node& conv = g.nodes[p->second];
-    if ((conv.opType != "Conv" && conv.opType != "ConvTranspose" && conv.opType != "MatMul") || !conv.domain.empty() ||
-        conv.outputs.size() != 1 ||
-        conv.attrs.has("activation"))
-      continue;
+    if (!pass::takesActivation(conv)) continue;
     if (!pass::readOnce(uses, act.inputs[0])) continue;
     std::vector<float> params;
     if (!activationParams(g, act, &params)) continue;

@@ -95,10 +95,7 @@ int fuseConvGelu(Graph* graph) {
     auto p = m.made.find(c.x);
     if (p == m.made.end() || removed[p->second]) continue;
     Node& producer = g.nodes[p->second];
-    if ((producer.opType != "Conv" && producer.opType != "ConvTranspose" && producer.opType != "MatMul") ||
-        !producer.domain.empty() || producer.outputs.size() != 1 || producer.attrs.has("activation") ||
-        producer.attrs.has("activation_affine"))
-      continue;
+    if (!pass::takesActivation(producer)) continue;
     bool free = true;
     for (size_t n : c.nodes) free = free && !removed[n];
     if (!free) continue;

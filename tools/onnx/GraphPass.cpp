@@ -76,6 +76,11 @@ std::string addFlattenedInitializer(Graph& g, const std::string& name) {
   return addInitializer(g, name, std::move(v));
 }
 
+bool takesActivation(const Node& n) {
+  return (n.opType == "Conv" || n.opType == "ConvTranspose" || n.opType == "MatMul") && n.domain.empty() &&
+         n.outputs.size() == 1 && !n.attrs.has("activation") && !n.attrs.has("activation_affine");
+}
+
 bool isOp(const Node& n, const char* op, size_t inputs) {
   return n.opType == op && n.domain.empty() && n.inputs.size() == inputs && n.outputs.size() == 1;
 }

@@ -40,6 +40,10 @@ std::string addInitializer(Graph& g, const std::string& base, Tensor value);
 std::string addFlattenedInitializer(Graph& g, const std::string& name);
 // Whether `n` is the default-domain op `op` with `inputs` inputs and one output.
 bool isOp(const Node& n, const char* op, size_t inputs);
+// Whether an activation after `n` can become its fused activation (ops/FusedActivation.hpp):
+// a default-domain Conv, ConvTranspose or MatMul with one output and no activation (or affine
+// after one) yet.
+bool takesActivation(const Node& n);
 // Drops the nodes flagged in `removed`, then the initializers among `candidates` that no
 // node reads any more.
 void removeNodes(Graph& g, const std::vector<bool>& removed, const std::set<std::string>& candidates);
