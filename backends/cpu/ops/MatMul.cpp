@@ -87,7 +87,6 @@ class CpuMatMul final : public Execution {
     // alpha, the bias, Z and the activation go on each block of output matrix i a task has
     // written, while it is in cache.
     const bool finish = bias || z || act_.kind != FusedActivation::kNone || alpha_ != 1.f;
-    Finish f{this, y, bias, z, 0};
     if (batches_ >= pool.threads()) {
       pool.parallelFor(batches_, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
@@ -98,7 +97,7 @@ class CpuMatMul final : public Execution {
     } else {
       for (int64_t i = 0; i < batches_; ++i) {
         GemmArgs g = args(i);
-        f.i = i;
+        const Finish f{this, y, bias, z, i};
         if (finish) {
           g.finish = [](const void* context, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
             static_cast<const Finish*>(context)->block(m0, m1, n0, n1);
