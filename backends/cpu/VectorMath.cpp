@@ -328,28 +328,35 @@ void map(const float* x, float* y, int64_t n, Op op) {
 // set's entry point below does the last partial vector (AVX-512 and AVX2 with masks, the
 // portable path through a buffer). Through memcpy, as mapLanes does its tails, rows of 197 (a
 // ViT's tokens) had taken 1.7x the time of rows of 192.
+// These bodies hand their vectors back through pointers: a vector returned by value from a
+// function without the caller's target attribute is an ABI change that Clang refuses.
 template <class L>
-TESSERA_VM_INLINE typename L::F maxBody(const float* x, int64_t n) {  // lane-wise, NaN ignored
+TESSERA_VM_INLINE void maxBody(const float* x, int64_t n, typename L::F* max) {  // lane-wise, NaN ignored
   using M = VecMath<L>;
   typename L::F m = M::splat(-std::numeric_limits<float>::infinity());
   for (int64_t i = 0; i + L::kWidth <= n; i += L::kWidth) {
     const typename L::F v = M::load(x + i);
     m = m < v ? v : m;
   }
-  return m;
+  *max = m;
 }
 
 template <class L>  // y = exp(x - shift), lane-wise sums of y
-TESSERA_VM_INLINE typename L::F expShiftedSumBody(const float* x, float* y, int64_t n, float shift) {
+TESSERA_VM_INLINE void expShiftedSumBody(const float* x, float* y, int64_t n, float shift, typename L::F* sum) {
   using M = VecMath<L>;
   const typename L::F s = M::splat(shift);
-  typename L::F sum = M::splat(0.f);
+  typename L::F total = M::splat(0.f);
   for (int64_t i = 0; i + L::kWidth <= n; i += L::kWidth) {
     const typename L::F e = M::exp(M::load(x + i) - s);
     M::store(y + i, e);
-    sum += e;
+    total += e;
   }
-  return sum;
+  *sum = total;
+}
+
+template <class L>  // *v = exp(*v - shift), for the masked tails
+TESSERA_VM_INLINE void expShiftedInPlace(typename L::F* v, float shift) {
+  *v = VecMath<L>::exp(*v - VecMath<L>::splat(shift));
 }
 
 template <class L>
@@ -382,7 +389,8 @@ using F512 = L512::F;
 using F256 = L256::F;
 
 TESSERA_VM_AVX512 float rowMaxAvx512(const float* x, int64_t n) {
-  F512 m = maxBody<L512>(x, n);
+  F512 m;
+  maxBody<L512>(x, n, &m);
   if (const int64_t i = n / 16 * 16; i < n) {
     const F512 v = (F512)_mm512_mask_loadu_ps(_mm512_set1_ps(-std::numeric_limits<float>::infinity()),
                                               static_cast<__mmask16>((1u << (n - i)) - 1), x + i);
@@ -391,10 +399,12 @@ TESSERA_VM_AVX512 float rowMaxAvx512(const float* x, int64_t n) {
   return maxOfLanes<L512>(m);
 }
 TESSERA_VM_AVX512 float expShiftedSumAvx512(const float* x, float* y, int64_t n, float shift) {
-  F512 sum = expShiftedSumBody<L512>(x, y, n, shift);
+  F512 sum;
+  expShiftedSumBody<L512>(x, y, n, shift, &sum);
   if (const int64_t i = n / 16 * 16; i < n) {
     const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
-    const F512 e = VecMath<L512>::exp((F512)_mm512_maskz_loadu_ps(m, x + i) - VecMath<L512>::splat(shift));
+    F512 e = (F512)_mm512_maskz_loadu_ps(m, x + i);
+    expShiftedInPlace<L512>(&e, shift);
     _mm512_mask_storeu_ps(y + i, m, (__m512)e);
     sum += (F512)_mm512_maskz_mov_ps(m, (__m512)e);
   }
@@ -413,7 +423,8 @@ TESSERA_VM_AVX2 inline __m256i laneMask256(int64_t count) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 TESSERA_VM_AVX2 float rowMaxAvx2(const float* x, int64_t n) {
-  F256 m = maxBody<L256>(x, n);
+  F256 m;
+  maxBody<L256>(x, n, &m);
   if (const int64_t i = n / 8 * 8; i < n) {
     const __m256i k = laneMask256(n - i);
     const F256 v = (F256)_mm256_blendv_ps(_mm256_set1_ps(-std::numeric_limits<float>::infinity()),
@@ -423,10 +434,12 @@ TESSERA_VM_AVX2 float rowMaxAvx2(const float* x, int64_t n) {
   return maxOfLanes<L256>(m);
 }
 TESSERA_VM_AVX2 float expShiftedSumAvx2(const float* x, float* y, int64_t n, float shift) {
-  F256 sum = expShiftedSumBody<L256>(x, y, n, shift);
+  F256 sum;
+  expShiftedSumBody<L256>(x, y, n, shift, &sum);
   if (const int64_t i = n / 8 * 8; i < n) {
     const __m256i k = laneMask256(n - i);
-    const F256 e = VecMath<L256>::exp((F256)_mm256_maskload_ps(x + i, k) - VecMath<L256>::splat(shift));
+    F256 e = (F256)_mm256_maskload_ps(x + i, k);
+    expShiftedInPlace<L256>(&e, shift);
     _mm256_maskstore_ps(y + i, k, (__m256)e);
     sum += (F256)_mm256_and_ps((__m256)e, _mm256_castsi256_ps(k));
   }
@@ -454,7 +467,9 @@ float vectorMax(const float* x, int64_t n) {
   }
 #endif
   using L4 = Lanes<4, false>;
-  float best = maxOfLanes<L4>(maxBody<L4>(x, n));
+  L4::F lanes;
+  maxBody<L4>(x, n, &lanes);
+  float best = maxOfLanes<L4>(lanes);
   for (int64_t i = n / 4 * 4; i < n; ++i) best = std::max(best, x[i]);
   return best;
 }
@@ -468,11 +483,13 @@ float vectorExpShiftedSum(const float* x, float* y, int64_t n, float shift) {
   }
 #endif
   using L4 = Lanes<4, false>;
-  float total = sumOfLanes<L4>(expShiftedSumBody<L4>(x, y, n, shift));
+  L4::F lanes;
+  expShiftedSumBody<L4>(x, y, n, shift, &lanes);
+  float total = sumOfLanes<L4>(lanes);
   if (const int64_t i = n / 4 * 4; i < n) {  // the exponentials as the vectors compute them
     float buf[4] = {};
     std::memcpy(buf, x + i, static_cast<size_t>(n - i) * sizeof(float));
-    expShiftedSumBody<L4>(buf, buf, 4, shift);
+    expShiftedSumBody<L4>(buf, buf, 4, shift, &lanes);
     std::memcpy(y + i, buf, static_cast<size_t>(n - i) * sizeof(float));
     for (int64_t j = 0; j < n - i; ++j) total += buf[j];
   }
