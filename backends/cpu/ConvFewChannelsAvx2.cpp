@@ -43,6 +43,13 @@ TESSERA_AVX2_INLINE void storeTwoPixels(__m256 lo0, __m256 hi0, __m256 lo1, __m2
   if (blocks > 2) _mm256_storeu_ps(y + 2 * blockStride, _mm256_permute2f128_ps(hi0, hi1, 0x20));
 }
 
+// The fused Relu or Clip on one accumulator, as RegisterClamp does it: max(min(v, hi), lo).
+TESSERA_AVX2_INLINE __m256 clamp(const FewChannelRowGeometry& g, __m256 v) {
+  if (g.upper) v = _mm256_min_ps(v, _mm256_set1_ps(g.hi));
+  if (g.lower) v = _mm256_max_ps(v, _mm256_set1_ps(g.lo));
+  return v;
+}
+
 // One output pixel with every bounds check (a row's padded ends, and rows too short for a
 // tile).
 template <int C>
@@ -65,7 +72,7 @@ __attribute__((target("avx2,fma"))) void convPixel(const FewChannelRowGeometry& 
       }
     }
   }
-  storePixel(lo, hi, yRow + ow * 4, g.yBlockStride, blocks);
+  storePixel(clamp(g, lo), clamp(g, hi), yRow + ow * 4, g.yBlockStride, blocks);
 }
 
 // The rows of x that an output row reads (those inside x), per input channel at the current
@@ -130,6 +137,8 @@ TESSERA_AVX2_INLINE int64_t convTiles(const FewChannelRowGeometry& g, WindowRows
     accumulate<C, STEP, KW, ROWS>(g, rows, lo, hi);
     for (int i = 0; i < rowCount; ++i)
       for (int c = 0; c < C; ++c) rows.x[i][c] += kPixels * advance;
+    if (g.lower || g.upper)
+      for (int p = 0; p < kPixels; ++p) lo[p] = clamp(g, lo[p]), hi[p] = clamp(g, hi[p]);
     for (int p = 0; p < kPixels; p += 2)
       storeTwoPixels(lo[p], hi[p], lo[p + 1], hi[p + 1], yRow + (ow + p) * 4, g.yBlockStride, blocks);
     ow += kPixels;

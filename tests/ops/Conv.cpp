@@ -382,7 +382,11 @@ TEST(ConvOp, FusedActivationWithoutSum) {
                                    {{1, 9, 3, 5}, 9, 9, k5},      {{2, 16, 9, 13}, 96, 1, k1},   {{1, 12, 5, 7}, 6, 1, k1},
                                    {{1, 48, 3, 11}, 13, 1, k1},   {{2, 7, 9, 11}, 8, 1, k3},     {{1, 96, 5, 7}, 40, 1, k1},
                                    {{1, 600, 5, 5}, 48, 1, k1},   {{1, 8, 9, 10}, 36, 1, s2},    {{2, 16, 7, 9}, 12, 1, k3},
-                                   {{1, 32, 5, 6}, 6, 1, k3}};
+                                   {{1, 32, 5, 6}, 6, 1, k3},
+                                   // 1-4 input channels (ConvFewChannels.hpp: Relu and Clip
+                                   // in registers): tiles and edges, two groups of 16, 7x7.
+                                   {{2, 3, 11, 37}, 20, 1, s2},   {{1, 1, 5, 30}, 8, 1, k3},
+                                   {{1, 3, 9, 45}, 16, 1, {{7, 7}, {2, 2}, {1, 1}, {3, 3}, {3, 3}}}};
   uint32_t seed = 700;
   for (const Case& c : cases) {
     const Tensor x = randomTensor(c.x, seed, -4.f, 4.f);
