@@ -545,6 +545,49 @@ TEST(ConvTransposeOp, Sweep) {
   runConvTransposeCase({1, 6, 3, 4}, 4, 2, {{2, 2}, {2, 3}, {1, 2}, {0, 1}, {1, 0}}, {1, 2}, false, 408);
 }
 
+// A fused activation on the 2x2 stride-2 kernel (ConvTransposeUpsample.hpp: a pass over the
+// two output rows an input row makes), an odd channel count and batch 2, and a general window
+// for the other path.
+TEST(ConvTransposeOp, FusedActivation) {
+  struct Act {
+    const char* op;
+    std::vector<float> params;
+  };
+  const std::vector<Act> acts = {{"Relu", {}}, {"Clip", {-0.25f, 0.5f}}, {"HardSwish", {}}};
+  const Window up = {{2, 2}, {2, 2}, {1, 1}, {0, 0}, {0, 0}};
+  const Window k3 = {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}};
+  struct Case {
+    Shape x;
+    int64_t m;
+    Window w;
+  };
+  uint32_t seed = 430;
+  for (const Case& c : std::vector<Case>{{{2, 24, 5, 7}, 13, up}, {{1, 9, 6, 11}, 24, up}, {{1, 5, 4, 5}, 6, k3}}) {
+    const Tensor x = randomTensor(c.x, seed, -2.f, 2.f), wt = randomTensor({c.x[1], c.m, c.w.kernel[0], c.w.kernel[1]}, seed + 1);
+    const Tensor b = randomTensor({c.m}, seed + 2);
+    seed += 3;
+    const Shape ys = {c.x[0], c.m, c.w.stride[0] * (c.x[2] - 1) + c.w.kernel[0] - c.w.padBegin[0] - c.w.padEnd[0],
+                      c.w.stride[1] * (c.x[3] - 1) + c.w.kernel[1] - c.w.padBegin[1] - c.w.padEnd[1]};
+    const Tensor plain = convTransposeReference(x, wt, &b, c.w, 1, ys);
+    for (const Act& a : acts) {
+      Tensor expected = Tensor::hostAllocate(plain.shape(), DataType::kF32);
+      for (int64_t i = 0; i < plain.elementCount(); ++i) {
+        const float v = plain.data<float>()[i];
+        float e = std::max(0.f, v);
+        if (a.params.size() == 2) e = std::max(a.params[0], std::min(a.params[1], v));
+        if (std::string(a.op) == "HardSwish") e = v * std::max(0.f, std::min(1.f, v / 6.f + 0.5f));
+        expected.data<float>()[i] = e;
+      }
+      Attributes attrs = windowAttributes(c.w, 1);
+      attrs.setString("activation", a.op);
+      if (!a.params.empty()) attrs.setFloats("activation_params", a.params);
+      OpRun r = runOp("ConvTranspose", {x, wt, b}, attrs, 1, BackendType::kCPU, {false, true, true});
+      ASSERT_TRUE(r.status.isOk()) << r.status.message();
+      expectClose(r.outputs[0], expected, 1e-4, 1e-4, "ConvTranspose " + shapeToString(c.x) + " " + a.op);
+    }
+  }
+}
+
 TEST(ConvTransposeOp, OutputShapeAndAutoPad) {
   const Tensor x = randomTensor({1, 2, 3, 4}, 500), w = randomTensor({2, 3, 3, 3}, 501);
   // output_shape larger than the natural size: the extra rows/columns come at the end.
