@@ -8,7 +8,6 @@
 #include "backends/cpu/ConvFewChannelsRow.hpp"
 #include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FusedActivationPass.hpp"
-#include "backends/cpu/RegisterClamp.hpp"
 #include "tessera/ThreadPool.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -75,8 +74,7 @@ void FewChannelConv::run(ThreadPool& pool, const float* x, const float* bias, fl
   g.yBlockStride = yAddr_.spatial * 4;
   g.owLo = owLo_;
   g.owHi = owHi_;
-  const RegisterClamp clamp = RegisterClamp::of(act, false);
-  g.lower = clamp.lower, g.upper = clamp.upper, g.lo = clamp.lo, g.hi = clamp.hi;
+  g.clamp = RegisterClamp::of(act, false);
   const int64_t C = shape_.inChannels, taps = g.KH * g.KW, rows = shape_.batch * groups16_ * g.OH;
   // The windows the row kernels unroll (ConvFewChannelsRow.hpp).
   const bool unrolled = g.px == 1 && g.dw == 1 && ((g.KW == 3 && (g.sw == 1 || g.sw == 2)) || (g.KW == 7 && g.sw == 2));
@@ -91,7 +89,7 @@ void FewChannelConv::run(ThreadPool& pool, const float* x, const float* bias, fl
       float* yb = y + n * yAddr_.batchStride;
       row(g, C, step, xb, wg16, bias_.data(), yb, oh, g16);
       const int64_t blocks = std::min<int64_t>(4, g.outBlocks - g16 * 4);
-      if (clamp.any()) continue;  // done in registers
+      if (g.clamp.any()) continue;  // done in registers
       for (int64_t q = 0; q < blocks; ++q)  // the row, still in cache
         applyFusedActivation(act, yb + (g16 * 4 + q) * g.yBlockStride + oh * g.OW * 4, g.OW * 4);
     }

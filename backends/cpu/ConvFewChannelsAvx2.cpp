@@ -45,8 +45,8 @@ TESSERA_AVX2_INLINE void storeTwoPixels(__m256 lo0, __m256 hi0, __m256 lo1, __m2
 
 // The fused Relu or Clip on one accumulator, as RegisterClamp does it: max(min(v, hi), lo).
 TESSERA_AVX2_INLINE __m256 clamp(const FewChannelRowGeometry& g, __m256 v) {
-  if (g.upper) v = _mm256_min_ps(v, _mm256_set1_ps(g.hi));
-  if (g.lower) v = _mm256_max_ps(v, _mm256_set1_ps(g.lo));
+  if (g.clamp.upper) v = _mm256_min_ps(v, _mm256_set1_ps(g.clamp.hi));
+  if (g.clamp.lower) v = _mm256_max_ps(v, _mm256_set1_ps(g.clamp.lo));
   return v;
 }
 
@@ -137,7 +137,7 @@ TESSERA_AVX2_INLINE int64_t convTiles(const FewChannelRowGeometry& g, WindowRows
     accumulate<C, STEP, KW, ROWS>(g, rows, lo, hi);
     for (int i = 0; i < rowCount; ++i)
       for (int c = 0; c < C; ++c) rows.x[i][c] += kPixels * advance;
-    if (g.lower || g.upper)
+    if (g.clamp.any())
       for (int p = 0; p < kPixels; ++p) lo[p] = clamp(g, lo[p]), hi[p] = clamp(g, hi[p]);
     for (int p = 0; p < kPixels; p += 2)
       storeTwoPixels(lo[p], hi[p], lo[p + 1], hi[p + 1], yRow + (ow + p) * 4, g.yBlockStride, blocks);

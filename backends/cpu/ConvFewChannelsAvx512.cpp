@@ -22,8 +22,8 @@ constexpr int kPixels = 12;
 
 // The fused Relu or Clip on one accumulator, as RegisterClamp does it: max(min(v, hi), lo).
 __attribute__((target("avx512f"), always_inline)) inline __m512 clamp(const FewChannelRowGeometry& g, __m512 v) {
-  if (g.upper) v = _mm512_maskz_min_ps(0xFFFF, v, _mm512_set1_ps(g.hi));
-  if (g.lower) v = _mm512_maskz_max_ps(0xFFFF, v, _mm512_set1_ps(g.lo));
+  if (g.clamp.upper) v = _mm512_maskz_min_ps(0xFFFF, v, _mm512_set1_ps(g.clamp.hi));
+  if (g.clamp.lower) v = _mm512_maskz_max_ps(0xFFFF, v, _mm512_set1_ps(g.clamp.lo));
   return v;
 }
 
@@ -146,7 +146,7 @@ __attribute__((target("avx512f"), always_inline)) inline int64_t convTiles(const
 #pragma GCC unroll 3
     for (int i = 0; i < rowCount; ++i)
       for (int c = 0; c < C; ++c) rows.x[i][c] += kPixels * advance;
-    if (g.lower || g.upper)
+    if (g.clamp.any())
       for (int p = 0; p < kPixels; ++p) a[p] = clamp(g, a[p]);
     for (int p = 0; p < kPixels; p += 4)
       storeFourPixels(a[p], a[p + 1], a[p + 2], a[p + 3], yRow + (ow + p) * 4, g.yBlockStride, blocks);

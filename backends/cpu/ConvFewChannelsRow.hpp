@@ -4,6 +4,8 @@
 #pragma once
 #include <cstdint>
 
+#include "backends/cpu/RegisterClamp.hpp"
+
 namespace tessera {
 
 constexpr int kFewChannelGroup = 16;          // output channels a row kernel does at once
@@ -14,10 +16,7 @@ struct FewChannelRowGeometry {
   int64_t H, W, OH, OW, KH, KW, sh, sw, dh, dw, ph, pw;
   int64_t px, cs;  // x's pixel and channel strides: 4 and 1 (NC4HW4), or 1 and H*W (NCHW)
   int64_t outBlocks, yBlockStride, owLo, owHi;
-  // The fused Relu or Clip, applied in registers before each store (RegisterClamp.hpp):
-  // clamp to [lo, hi] where lower / upper.
-  bool lower = false, upper = false;
-  float lo = 0.f, hi = 0.f;
+  RegisterClamp clamp;  // the fused Relu or Clip, applied in registers before each store
 };
 
 // Output row `oh` of channel group `g16` (y's NC4HW4 blocks 4*g16 .. 4*g16+3, those that
