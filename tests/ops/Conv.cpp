@@ -197,6 +197,12 @@ TEST(ConvOp, Conv2DSweep) {
   runConvCase({{1, 40, 7, 9}, 20, 1, s2k3pad, false}, seed++);
   runConvCase({{2, 40, 7, 9}, 36, 1, {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, false}, seed++);
   runConvCase({{1, 64, 7, 9}, 36, 1, {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, false}, seed++);
+  // im2col's columns laid out as the GEMM's packed A panels, read in place: 169 positions in
+  // two row tiles (96, then 73: six whole panels and one of a single row), batch 2; and
+  // K = 1152 (128 channels), which the GEMM takes in two chunks.
+  runConvCase({{2, 20, 25, 25}, 36, 1, s2k3pad, true}, seed++);
+  runConvCase({{1, 128, 9, 11}, 20, 1, s2k3pad, true}, seed++);
+  runConvCase({{1, 128, 13, 11}, 64, 1, s2k3pad, false}, seed++);
 }
 
 // 3x3 stride-1 convs with 16+ input channels in whole blocks: the CPU's Winograd F(2x2, 3x3)

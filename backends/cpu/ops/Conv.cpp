@@ -140,7 +140,7 @@ class CpuConv final : public Execution {
     const int64_t productWidth = nc4Output() ? 0 : shape_.outPerGroup();
     scratchPerWorker_ = tileRows_ * (colWidth() + productWidth + 1) + taps_;
     scratch_.assign(scratchPerWorker_ * std::max(workers_, 1), 0.f);
-    tapOffsets_.assign(taps_ * std::max(workers_, 1), 0);
+    tapOffsets_.assign(tapOffsetsPerWorker() * std::max(workers_, 1), 0);
     return Status::ok();
   }
 
@@ -179,6 +179,13 @@ class CpuConv final : public Execution {
  private:
   int64_t tilesPerGroup(int64_t rows) const { return (positions_ + rows - 1) / rows; }
   int64_t colWidth() const { return direct_ ? 0 : K_; }  // floats per im2col row
+  // K in (kd, kh, block, kw, lane) order: im2col writes each group of 4 k (a tap of one
+  // channel block) for all the tile's rows together, [k / 4][row][k % 4], the layout of the
+  // GEMM's packed A panels, which then reads them in place instead of packing a row-major
+  // copy of them (ResNet-18's stride-2 3x3 convs, 2 threads: see docs/cpu-conv-gemm.md).
+  bool blockedColumns() const { return order_ == KOrder::kRowBlock && !direct_; }
+  // Blocked columns take every row's tap offsets before they copy; the others one row's.
+  int64_t tapOffsetsPerWorker() const { return blockedColumns() ? tileRows_ * taps_ : taps_; }
   // y in whole NC4HW4 blocks per group: the GEMM stores them, bias included.
   bool nc4Output() const { return yAddr_.packed && shape_.outPerGroup() % kChannelPack == 0; }
 
@@ -227,7 +234,7 @@ class CpuConv final : public Execution {
     const int64_t outPerGroup = shape_.outPerGroup();
     float* col = scratch_.data() + worker * scratchPerWorker_;
     float* product = col + tileRows_ * colWidth();
-    int64_t* tapOffset = tapOffsets_.data() + worker * taps_;
+    int64_t* tapOffset = tapOffsets_.data() + worker * tapOffsetsPerWorker();
 
     GemmArgs args;
     args.M = rows;
@@ -240,7 +247,8 @@ class CpuConv final : public Execution {
     } else {
       im2col(x + n * xAddr_.batchStride, g, p0, rows, col, tapOffset);
       args.A = col;
-      args.lda = K_;
+      args.lda = blockedColumns() ? kChannelPack : K_;
+      args.aBlockStride = blockedColumns() ? tileRows_ * kChannelPack : 0;
     }
     args.packedB = packedB_ + g * gemmPackedBSize(K_, outPerGroup);
     float* yBatch = y + n * yAddr_.batchStride;
@@ -282,22 +290,25 @@ class CpuConv final : public Execution {
   void im2col(const float* x, int64_t g, int64_t p0, int64_t rows, float* col, int64_t* tapOffset) const {
     const WindowGeometry& w = geometry_;
     const int64_t ss = xAddr_.spatialStride;
+    const bool blocked = blockedColumns();
     for (int64_t r = 0; r < rows; ++r) {
       const int64_t p = p0 + r;
       const int64_t ow = p % w.output[2], oh = (p / w.output[2]) % w.output[1], od = p / (w.output[2] * w.output[1]);
       const int64_t d0 = od * w.stride[0] - w.padBegin[0], h0 = oh * w.stride[1] - w.padBegin[1];
       const int64_t w0 = ow * w.stride[2] - w.padBegin[2];
+      int64_t* offsets = blocked ? tapOffset + r * taps_ : tapOffset;
       if (d0 >= 0 && d0 + (w.kernel[0] - 1) * w.dilation[0] < w.input[0] && h0 >= 0 &&
           h0 + (w.kernel[1] - 1) * w.dilation[1] < w.input[1] && w0 >= 0 &&
           w0 + (w.kernel[2] - 1) * w.dilation[2] < w.input[2]) {
         // The whole window is inside: fixed offsets from its corner.
         const int64_t corner = ((d0 * w.input[1] + h0) * w.input[2] + w0) * ss;
-        for (int64_t t = 0; t < taps_; ++t) tapOffset[t] = corner + relativeTap_[t];
+        for (int64_t t = 0; t < taps_; ++t) offsets[t] = corner + relativeTap_[t];
       } else {
-        fillBorderTaps(d0, h0, w0, tapOffset);
+        fillBorderTaps(d0, h0, w0, offsets);
       }
-      gather(x, g, tapOffset, col + r * K_);
+      if (!blocked) gather(x, g, offsets, col + r * K_);
     }
+    if (blocked) gatherBlocked(x, g, rows, tapOffset, col);
   }
 
   // Offsets of the window taps at corner (d0, h0, w0), -1 for taps in the padding.
@@ -318,35 +329,30 @@ class CpuConv final : public Execution {
     }
   }
 
-  // One row of col from the tap offsets of its output position.
-  void gather(const float* x, int64_t g, const int64_t* tapOffset, float* dst) const {
-    const int64_t inPerGroup = shape_.inPerGroup();
-    if (order_ == KOrder::kRowBlock) {
-      const float* src = x + xChannel_[g * inPerGroup];
-      const int64_t blockStride = xAddr_.spatial * kChannelPack, blocks = inPerGroup / kChannelPack;
-      const int64_t KW = geometry_.kernel[2], rows = taps_ / KW, run = KW * kChannelPack;
-      for (int64_t row = 0; row < rows; ++row) {
-        const int64_t* offsets = tapOffset + row * KW;
-        bool whole = true;  // every tap of this window row inside: KW adjacent pixels
-        for (int64_t kw = 0; kw < KW; ++kw) whole = whole && offsets[kw] >= 0;
-        const float* s = src;
-        for (int64_t b = 0; b < blocks; ++b, s += blockStride, dst += run) {
-          if (whole) {  // inline 4-float copies: a libc memcpy call per run cost 20% of a 3x3 conv
-            const float* from = s + offsets[0];
-            for (int64_t i = 0; i < run; i += kChannelPack) storeFloat4(dst + i, loadFloat4(from + i));
-            continue;
-          }
-          for (int64_t kw = 0; kw < KW; ++kw) {
-            if (offsets[kw] < 0) {
-              std::memset(dst + kw * kChannelPack, 0, sizeof(float) * kChannelPack);
-            } else {
-              std::memcpy(dst + kw * kChannelPack, s + offsets[kw], sizeof(float) * kChannelPack);
-            }
+  // col as blockedColumns() lays it out: group j of 4 k (window row, block, kw) holds the
+  // tile's rows one after another, each that tap's 4 channels (zeros in the padding). Copied
+  // group by group, so the stores run along col; per row instead, each row's 16-byte pieces
+  // fell a tile apart and the gather ran slower than the row-major copy it replaced.
+  void gatherBlocked(const float* x, int64_t g, int64_t rows, const int64_t* tapOffset, float* col) const {
+    const float* src = x + xChannel_[g * shape_.inPerGroup()];
+    const int64_t blockStride = xAddr_.spatial * kChannelPack, blocks = shape_.inPerGroup() / kChannelPack;
+    const int64_t KW = geometry_.kernel[2], windowRows = taps_ / KW, groupStride = tileRows_ * kChannelPack;
+    float* dst = col;
+    for (int64_t row = 0; row < windowRows; ++row)
+      for (int64_t b = 0; b < blocks; ++b)
+        for (int64_t kw = 0; kw < KW; ++kw, dst += groupStride) {
+          const float* s = src + b * blockStride;
+          const int64_t* offset = tapOffset + row * KW + kw;
+          for (int64_t r = 0; r < rows; ++r, offset += taps_) {
+            if (*offset >= 0) storeFloat4(dst + r * kChannelPack, loadFloat4(s + *offset));
+            else std::memset(dst + r * kChannelPack, 0, sizeof(float) * kChannelPack);
           }
         }
-      }
-      return;
-    }
+  }
+
+  // One row of col (row-major) from the tap offsets of its output position.
+  void gather(const float* x, int64_t g, const int64_t* tapOffset, float* dst) const {
+    const int64_t inPerGroup = shape_.inPerGroup();
     if (order_ == KOrder::kTapChannel) {
       const float* src = x + xChannel_[g * inPerGroup];
       const int64_t blockStride = xAddr_.spatial * kChannelPack;
