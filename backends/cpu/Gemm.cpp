@@ -95,6 +95,16 @@ __attribute__((target("avx2,fma"))) inline void storeRowsAvx2(const __m256 (&out
     }
 }
 
+// How far ahead of its reads the packed kernels (AVX-512 pair, AVX2) prefetch each B panel:
+// 64 k steps (4 KB). Where B comes from memory (weights past the caches in a whole net, read
+// for few rows, such as ResNet-18's 512 -> 512 Winograd GEMMs over 16 tiles) the hardware
+// prefetcher alone left the kernels waiting. 2 threads, 5 interleaved rounds, medians:
+// AVX-512, ResNet-18 10.48 -> 9.78 ms, ViT-S 17.55 -> 16.92, a 2-layer BERT-base encoder
+// 13.42 -> 12.56, PP-OCRv4 det 640 unchanged; AVX2 (TESSERA_CPU_ISA=avx2), ResNet-18 15.77 ->
+// 14.85, BERT 24.71 -> 24.03. 512 floats ahead gained less, 2048 less still. B in cache
+// (the kernel micro-benchmarks' MatMul and 1x1 conv): no change.
+constexpr int64_t kPrefetchFloats = 1024;
+
 // 6 x 16 in twelve 8-wide accumulators.
 __attribute__((target("avx2,fma"))) void tileAvx2(const Tile& t) {
   const float *a0 = TESSERA_ROW(0), *a1 = TESSERA_ROW(1), *a2 = TESSERA_ROW(2);
@@ -359,6 +369,7 @@ __attribute__((target("avx2,fma"))) void packedAvx2(const PackedTile& t) {
 #define TESSERA_STEP(j)                                                                      \
   {                                                                                          \
     const __m256 b0 = _mm256_loadu_ps(b + (j) * kNR), b1 = _mm256_loadu_ps(b + (j) * kNR + 8); \
+    _mm_prefetch(reinterpret_cast<const char*>(b + (j) * kNR + kPrefetchFloats), _MM_HINT_T0); \
     __m256 av = _mm256_broadcast_ss(a + (j));                                                \
     c00 = _mm256_fmadd_ps(av, b0, c00); c01 = _mm256_fmadd_ps(av, b1, c01);                  \
     av = _mm256_broadcast_ss(a + 4 + (j));                                                   \
@@ -445,15 +456,6 @@ __attribute__((target("avx512f,avx512vl,fma"))) void packedAvx512(const PackedTi
     _mm512_storeu_ps(c, t.accumulate ? _mm512_add_ps(acc[r], _mm512_loadu_ps(c)) : acc[r]);
   }
 }
-
-// How far ahead of its reads the pair kernel prefetches each B panel: 64 k steps (4 KB).
-// Where B comes from memory (weights past the caches in a whole net, read for few rows, such
-// as ResNet-18's 512 -> 512 Winograd GEMMs over 16 tiles) the hardware prefetcher alone left
-// the kernel waiting; 2 threads, 5 interleaved rounds, median of each: ResNet-18 12.15 ->
-// 10.75 ms, a 2-layer BERT-base encoder 13.42 -> 12.56 ms, PP-OCRv4 det at 640x640 unchanged
-// (23.8 ms); 512 floats ahead gained less, 2048 less still. B in cache: no change (the
-// kernel micro-benchmarks' MatMul and 1x1 conv).
-constexpr int64_t kPrefetchFloats = 1024;
 
 // MR x 32: two panels, each broadcast A value feeding two multiply-adds (2 MR accumulators).
 // A block's last 1-8 rows take MR 4 or 8: a Winograd GEMM over a 7x7 plane's 16 tiles had
