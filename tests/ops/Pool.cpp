@@ -83,6 +83,12 @@ TEST(PoolOp, MaxAndAverage2D) {
       // reduction), batch 2, one-sided pads.
       {{2, 6, 11, 10}, {3, 3}, {2, 1}, {2, 2}, {2, 1, 1, 2}, false, true},
       {{1, 4, 7, 12}, {2, 3}, {1, 2}, {3, 2}, {0, 2, 1, 0}},
+      // 3 wide at stride 2 (the CPU's vector column pass, 4 outputs a vector): outputs past
+      // the last whole vector, windows into the right padding (ceil_mode, one-sided pads), a
+      // 2-pixel left pad.
+      {{2, 6, 23, 21}, {3, 3}, {2, 2}, {1, 1}, {1, 1, 1, 1}},
+      {{1, 7, 12, 26}, {3, 3}, {2, 2}, {1, 1}, {0, 0, 1, 1}, true, false},
+      {{1, 3, 9, 17}, {3, 3}, {1, 2}, {1, 1}, {1, 2, 1, 2}},
   };
   uint32_t seed = 1;
   for (const PoolCase& c : cases) {

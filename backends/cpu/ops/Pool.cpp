@@ -12,15 +12,59 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TESSERA_POOL_X86 1
+#endif
+
 #include "backends/cpu/CacheAligned.hpp"
 #include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/NC4HW4.hpp"
 #include "ops/Pool.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
 namespace {
+
+// separableRow's scratch row has this many pixels of the padding's value before and after
+// the input's width, so the vector column pass reads a window's padded taps as it reads the
+// others.
+constexpr int64_t kRowMargin = 4;
+
+#ifdef TESSERA_POOL_X86
+// v = max(v, r) or v += r over n floats (a window row into the scratch row), 16 at a time.
+// Four floats at a time (Float4), the row pass had taken most of ResNet-18's MaxPool.
+__attribute__((target("avx512f"))) void reduceRowAvx512(float* v, const float* r, int64_t n, bool isMax) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 a = _mm512_loadu_ps(v + i), b = _mm512_loadu_ps(r + i);
+    _mm512_storeu_ps(v + i, isMax ? _mm512_maskz_max_ps(0xFFFF, a, b) : _mm512_maskz_add_ps(0xFFFF, a, b));
+  }
+  const __mmask16 tail = static_cast<__mmask16>((1u << (n - i)) - 1);
+  const __m512 a = _mm512_maskz_loadu_ps(tail, v + i), b = _mm512_maskz_loadu_ps(tail, r + i);
+  _mm512_mask_storeu_ps(v + i, tail, isMax ? _mm512_maskz_max_ps(0xFFFF, a, b) : _mm512_maskz_add_ps(0xFFFF, a, b));
+}
+
+// A 3-wide stride-2 max over the scratch row v (NC4HW4 pixels, kRowMargin of padding on each
+// side): outputs [0, count), count a multiple of 4, the window of output o starting at pixel
+// 2o - pad (pad <= kRowMargin). Four outputs a vector: the even and the odd pixels of two
+// input vectors are one 128-bit lane shuffle each, the taps two pixels over those shifted by
+// a lane. max(a, b) is (a > b ? a : b) as maxFloat4, the taps in the same order. (maskz
+// forms throughout: the plain intrinsics' undefined pass-through trips GCC 12's
+// uninitialised check.)
+__attribute__((target("avx512f"))) void max3Stride2Avx512(const float* v, float* y, int64_t count, int64_t pad) {
+  for (int64_t o = 0; o < count; o += 4) {
+    const float* p = v + (2 * o - pad) * kChannelPack;
+    const __m512 a = _mm512_loadu_ps(p), b = _mm512_loadu_ps(p + 16), c = _mm512_maskz_loadu_ps(0x000F, p + 32);
+    const __m512 even = _mm512_maskz_shuffle_f32x4(0xFFFF, a, b, _MM_SHUFFLE(2, 0, 2, 0));
+    const __m512 odd = _mm512_maskz_shuffle_f32x4(0xFFFF, a, b, _MM_SHUFFLE(3, 1, 3, 1));
+    const __m512 next = _mm512_castsi512_ps(_mm512_maskz_alignr_epi32(0xFFFF, _mm512_castps_si512(c), _mm512_castps_si512(even), 4));
+    _mm512_storeu_ps(y + o * kChannelPack, _mm512_maskz_max_ps(0xFFFF, _mm512_maskz_max_ps(0xFFFF, even, odd), next));
+  }
+}
+#endif
 
 class CpuPool final : public Execution {
  public:
@@ -44,7 +88,13 @@ class CpuPool final : public Execution {
       columnTaps_[ow] = tapRange(ow * w.stride[2] - w.padBegin[2], w.kernel[2], w.dilation[2], w.input[2], w.padBegin[2],
                                  w.padEnd[2]);
     workers_ = cpuPool(*this).threads();
-    rowScratch_.assign(xAddr_.packed ? workers_ * w.input[2] * kChannelPack : 0, 0.f);
+    rowFloats_ = (w.input[2] + 2 * kRowMargin) * kChannelPack;
+    rowScratch_.assign(xAddr_.packed ? workers_ * rowFloats_ : 0, 0.f);
+    wide_ = cpuIsa() == CpuIsa::kAvx512;
+    // The vector column pass: MaxPool 3 wide at stride 2 (ResNets' stem pool), its padding
+    // within the scratch row's margins.
+    max3Stride2_ = params_.isMax() && w.kernel[2] == 3 && w.stride[2] == 2 && w.dilation[2] == 1 &&
+                   w.padBegin[2] <= kRowMargin && w.padEnd[2] <= kRowMargin;
     return Status::ok();
   }
 
@@ -76,7 +126,7 @@ class CpuPool final : public Execution {
       const int64_t grain = std::max<int64_t>(1, std::min<int64_t>(8, rows / (8 * workers_)));
       const int64_t tasks = (rows + grain - 1) / grain;
       runClaimedTasks(cpuPool(*this), tasks, static_cast<int>(std::min<int64_t>(workers_, tasks)), [&](int64_t t, int64_t worker) {
-        float* v = rowScratch_.data() + worker * g.input[2] * kChannelPack;
+        float* v = rowScratch_.data() + worker * rowFloats_ + kRowMargin * kChannelPack;
         for (int64_t r = t * grain; r < std::min(rows, (t + 1) * grain); ++r) {
           const int64_t plane = r / (g.output[0] * g.output[1]);
           const int64_t oh = r % g.output[1], od = (r / g.output[1]) % g.output[0];
@@ -192,6 +242,10 @@ class CpuPool final : public Execution {
         const float* r = x + ((d0 + kd * g.dilation[0]) * g.input[1] + h0 + kh * g.dilation[1]) * W * kChannelPack;
         if (first) {
           std::memcpy(v, r, W * kChannelPack * sizeof(float));
+#ifdef TESSERA_POOL_X86
+        } else if (wide_) {
+          reduceRowAvx512(v, r, W * kChannelPack, isMax);
+#endif
         } else if (isMax) {
           for (int64_t i = 0; i < W; ++i)
             storeFloat4(v + i * kChannelPack, maxFloat4(loadFloat4(v + i * kChannelPack), loadFloat4(r + i * kChannelPack)));
@@ -203,7 +257,18 @@ class CpuPool final : public Execution {
     if (first)  // no window row inside x
       for (int64_t i = 0; i < W; ++i) storeFloat4(v + i * kChannelPack, empty);
     const int64_t rowTaps = (rd.hi - rd.lo) * (rh.hi - rh.lo), rowPadded = rd.padded * rh.padded;
-    for (int64_t ow = 0; ow < g.output[2]; ++ow) {
+    int64_t ow = 0;
+#ifdef TESSERA_POOL_X86
+    if (wide_ && max3Stride2_) {
+      for (int64_t i = 1; i <= kRowMargin; ++i) {  // the padding: taps that never win
+        storeFloat4(v - i * kChannelPack, empty);
+        storeFloat4(v + (W + i - 1) * kChannelPack, empty);
+      }
+      ow = g.output[2] / 4 * 4;
+      max3Stride2Avx512(v, y, ow, g.padBegin[2]);
+    }
+#endif
+    for (; ow < g.output[2]; ++ow) {
       const TapRange& rw = columnTaps_[ow];
       const int64_t w0 = ow * g.stride[2] - g.padBegin[2];
       Float4 acc = empty;
@@ -243,7 +308,10 @@ class CpuPool final : public Execution {
   ChannelAddressing xAddr_, yAddr_;
   std::vector<TapRange> columnTaps_;  // per output column: its window's columns inside x
   int workers_ = 1;
-  AlignedFloats rowScratch_;  // per worker: one row of x's width (separableRow)
+  int64_t rowFloats_ = 0;     // a scratch row: x's width and kRowMargin pixels on each side
+  AlignedFloats rowScratch_;  // per worker: one row (separableRow)
+  bool wide_ = false;         // AVX-512 row and column passes
+  bool max3Stride2_ = false;  // the column pass of max3Stride2Avx512
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
