@@ -64,6 +64,32 @@ __attribute__((target("avx512f"))) void max3Stride2Avx512(const float* v, float*
     _mm512_storeu_ps(y + o * kChannelPack, _mm512_maskz_max_ps(0xFFFF, _mm512_maskz_max_ps(0xFFFF, even, odd), next));
   }
 }
+
+// reduceRowAvx512 on AVX2: 8 floats at a time (n is a multiple of 4).
+__attribute__((target("avx2"))) void reduceRowAvx2(float* v, const float* r, int64_t n, bool isMax) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 a = _mm256_loadu_ps(v + i), b = _mm256_loadu_ps(r + i);
+    _mm256_storeu_ps(v + i, isMax ? _mm256_max_ps(a, b) : _mm256_add_ps(a, b));
+  }
+  if (i < n) {
+    const __m128 a = _mm_loadu_ps(v + i), b = _mm_loadu_ps(r + i);
+    _mm_storeu_ps(v + i, isMax ? _mm_max_ps(a, b) : _mm_add_ps(a, b));
+  }
+}
+
+// max3Stride2Avx512 on AVX2: two outputs a vector (count a multiple of 2), the even and odd
+// pixels and the taps two over each one 128-bit lane permute.
+__attribute__((target("avx2"))) void max3Stride2Avx2(const float* v, float* y, int64_t count, int64_t pad) {
+  for (int64_t o = 0; o < count; o += 2) {
+    const float* p = v + (2 * o - pad) * kChannelPack;
+    const __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8);
+    const __m256 c = _mm256_castps128_ps256(_mm_loadu_ps(p + 16));
+    const __m256 even = _mm256_permute2f128_ps(a, b, 0x20), odd = _mm256_permute2f128_ps(a, b, 0x31);
+    const __m256 next = _mm256_permute2f128_ps(b, c, 0x20);
+    _mm256_storeu_ps(y + o * kChannelPack, _mm256_max_ps(_mm256_max_ps(even, odd), next));
+  }
+}
 #endif
 
 class CpuPool final : public Execution {
@@ -91,6 +117,7 @@ class CpuPool final : public Execution {
     rowFloats_ = (w.input[2] + 2 * kRowMargin) * kChannelPack;
     rowScratch_.assign(xAddr_.packed ? workers_ * rowFloats_ : 0, 0.f);
     wide_ = cpuIsa() == CpuIsa::kAvx512;
+    avx2_ = cpuIsa() == CpuIsa::kAvx2;
     // The vector column pass: MaxPool 3 wide at stride 2 (ResNets' stem pool), its padding
     // within the scratch row's margins.
     max3Stride2_ = params_.isMax() && w.kernel[2] == 3 && w.stride[2] == 2 && w.dilation[2] == 1 &&
@@ -245,6 +272,8 @@ class CpuPool final : public Execution {
 #ifdef TESSERA_POOL_X86
         } else if (wide_) {
           reduceRowAvx512(v, r, W * kChannelPack, isMax);
+        } else if (avx2_) {
+          reduceRowAvx2(v, r, W * kChannelPack, isMax);
 #endif
         } else if (isMax) {
           for (int64_t i = 0; i < W; ++i)
@@ -259,13 +288,14 @@ class CpuPool final : public Execution {
     const int64_t rowTaps = (rd.hi - rd.lo) * (rh.hi - rh.lo), rowPadded = rd.padded * rh.padded;
     int64_t ow = 0;
 #ifdef TESSERA_POOL_X86
-    if (wide_ && max3Stride2_) {
+    if ((wide_ || avx2_) && max3Stride2_) {
       for (int64_t i = 1; i <= kRowMargin; ++i) {  // the padding: taps that never win
         storeFloat4(v - i * kChannelPack, empty);
         storeFloat4(v + (W + i - 1) * kChannelPack, empty);
       }
-      ow = g.output[2] / 4 * 4;
-      max3Stride2Avx512(v, y, ow, g.padBegin[2]);
+      ow = g.output[2] / (wide_ ? 4 : 2) * (wide_ ? 4 : 2);
+      if (wide_) max3Stride2Avx512(v, y, ow, g.padBegin[2]);
+      else max3Stride2Avx2(v, y, ow, g.padBegin[2]);
     }
 #endif
     for (; ow < g.output[2]; ++ow) {
@@ -311,6 +341,7 @@ class CpuPool final : public Execution {
   int64_t rowFloats_ = 0;     // a scratch row: x's width and kRowMargin pixels on each side
   AlignedFloats rowScratch_;  // per worker: one row (separableRow)
   bool wide_ = false;         // AVX-512 row and column passes
+  bool avx2_ = false;         // AVX2 ones
   bool max3Stride2_ = false;  // the column pass of max3Stride2Avx512
 };
 
