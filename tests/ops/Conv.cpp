@@ -343,12 +343,13 @@ TEST(ConvOp, Depthwise) {
       runConvCase({{1, 5, 3, width}, 5, 5, w, true}, seed++);
   for (int64_t width : {1, 2})
     for (const Window& w : {k3, k5pad4, s2k3}) runConvCase({{1, 5, 3, width}, 5, 5, w, true}, seed++);
-  // The 3x3 stride-1 kernel's row pairs (AVX-512: two output rows from four input rows): 7
-  // and 8 rows, so pairs, single rows at the padded top and bottom, and a row left over; rows
-  // narrower than its 16-output step, exactly one, and past it; no left padding (k3wide).
+  // The stride-1 kernels' row pairs (AVX-512: two output rows from the KW + 1 input rows they
+  // read): 7 and 8 rows, so pairs, single rows at the padded top and bottom, and a row left
+  // over; rows narrower than its 16-output step, exactly one, and past it; no left padding
+  // (k3wide); 3x3 and 5x5.
   for (int64_t height : {7, 8})
     for (int64_t width : {5, 16, 17, 33})
-      for (const Window& w : {k3, k3wide}) runConvCase({{2, 6, height, width}, 6, 6, w, true}, seed++);
+      for (const Window& w : {k3, k3wide, k5plain}) runConvCase({{2, 6, height, width}, 6, 6, w, true}, seed++);
   // Rows narrower than a step on many channel blocks, split over the threads by blocks: a
   // store past a row's end would land on the next block's first output, which the other
   // thread has usually written already (AVX2's one masked step for rows under 8 outputs).

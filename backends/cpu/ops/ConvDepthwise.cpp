@@ -207,20 +207,21 @@ __attribute__((target("avx512f,fma"))) void wholeRow(const DepthwiseRow& r) {
   }
 }
 
-// Two output rows at once for a 3x3 window at stride 1, KH = 3, no dilation: output rows oh
-// and oh + 1 read input rows `rows[0..2]` and `rows[1..3]`, so each of the 4 rows is loaded,
-// and its taps one and two pixels over built (valignd), once for both: 4 of a row's loads and
-// shifts for 2 output rows instead of 6. A step is 16 outputs of each row (8 accumulators):
-// the 32-output single-row step was bound by its shifts (6 a vector, one a cycle), and on
-// narrow planes (16 or fewer outputs a row: MobileNets' last stages) its 4-accumulator step
-// waited on the multiply-add latency, every row paying its edge masks alone. EDGE as in
-// stride1Step: the masks serve both rows.
-template <bool EDGE, int V = 4>
+// Two output rows at once for a KW x KW window (3 or 5) at stride 1, KH = KW, no dilation:
+// output rows oh and oh + 1 read input rows `rows[0..KW-1]` and `rows[1..KW]`, so each of the
+// KW + 1 rows is loaded, and its taps one to KW - 1 pixels over built (valignd), once for
+// both: for 3x3, 4 rows' loads and shifts for 2 output rows instead of 6. A step is 16
+// outputs of each row (8 accumulators): the 32-output single-row step was bound by its shifts
+// (6 a vector, one a cycle), and on narrow planes (16 or fewer outputs a row: MobileNets'
+// last stages) its 4-accumulator step waited on the multiply-add latency, every row paying
+// its edge masks alone. EDGE as in stride1Step: the masks serve both rows.
+template <int KW, bool EDGE, int V = 4>
 __attribute__((target("avx512f,fma"), always_inline)) inline void rowPairStep(const DepthwiseRow& r,
-                                                                               const float* const (&rows)[4],
+                                                                               const float* const (&rows)[KW + 1],
                                                                                float* y0, float* y1, int64_t ow,
                                                                                __m512 bias) {
-  constexpr __mmask16 kTail = 0x00FF;  // the last vector: the 2 pixels past the 4V the taps reach
+  // The last vector holds only the KW - 1 pixels past the 4V (nothing past them is read).
+  constexpr __mmask16 kTail = static_cast<__mmask16>((1u << ((KW - 1) * 4)) - 1);
   __mmask16 in[V + 1];
 #pragma GCC unroll 8
   for (int i = 0; i <= V; ++i) in[i] = EDGE ? insideLanes(ow - r.pw + 4 * i, r.W) : 0xFFFF;
@@ -228,21 +229,31 @@ __attribute__((target("avx512f,fma"), always_inline)) inline void rowPairStep(co
   __m512 a0[V], a1[V];
 #pragma GCC unroll 4
   for (int i = 0; i < V; ++i) a0[i] = a1[i] = bias;
-#pragma GCC unroll 4
-  for (int j = 0; j < 4; ++j) {
+#pragma GCC unroll 6
+  for (int j = 0; j <= KW; ++j) {
     const float* xr = rows[j] + ow * 4;
     __m512i x[V + 1];
 #pragma GCC unroll 4
     for (int i = 0; i < V; ++i) x[i] = EDGE ? _mm512_maskz_loadu_epi32(in[i], xr + 16 * i) : _mm512_loadu_si512(xr + 16 * i);
     x[V] = _mm512_maskz_loadu_epi32(in[V], xr + 16 * V);
-    __m512 w0[3], w1[3];  // window row j of output row oh, window row j - 1 of oh + 1
-    if (j < 3) rowTaps<3>(r.wBlock, j, w0);
-    if (j > 0) rowTaps<3>(r.wBlock, j - 1, w1);
+    __m512 w0[KW], w1[KW];  // window row j of output row oh, window row j - 1 of oh + 1
+    if (j < KW) rowTaps<KW>(r.wBlock, j, w0);
+    if (j > 0) rowTaps<KW>(r.wBlock, j - 1, w1);
 #pragma GCC unroll 4
     for (int i = 0; i < V; ++i) {
-      const __m512 s0 = _mm512_castsi512_ps(x[i]), s1 = shifted<1>(x[i + 1], x[i]), s2 = shifted<2>(x[i + 1], x[i]);
-      if (j < 3) a0[i] = _mm512_fmadd_ps(s2, w0[2], _mm512_fmadd_ps(s1, w0[1], _mm512_fmadd_ps(s0, w0[0], a0[i])));
-      if (j > 0) a1[i] = _mm512_fmadd_ps(s2, w1[2], _mm512_fmadd_ps(s1, w1[1], _mm512_fmadd_ps(s0, w1[0], a1[i])));
+      __m512 t[KW];  // the taps 0 .. KW - 1 pixels over
+      t[0] = _mm512_castsi512_ps(x[i]);
+      t[1] = shifted<1>(x[i + 1], x[i]);
+      t[2] = shifted<2>(x[i + 1], x[i]);
+      if constexpr (KW == 5) {
+        t[3] = shifted<3>(x[i + 1], x[i]);
+        t[4] = _mm512_castsi512_ps(x[i + 1]);
+      }
+#pragma GCC unroll 5
+      for (int k = 0; k < KW; ++k) {
+        if (j < KW) a0[i] = _mm512_fmadd_ps(t[k], w0[k], a0[i]);
+        if (j > 0) a1[i] = _mm512_fmadd_ps(t[k], w1[k], a1[i]);
+      }
     }
   }
   DepthwiseRow row = r;
@@ -252,18 +263,19 @@ __attribute__((target("avx512f,fma"), always_inline)) inline void rowPairStep(co
   storeStep<EDGE>(row, ow, a1);
 }
 
-// Output rows oh and oh + 1 (y0, y1) of a 3x3 stride-1 conv through rowPairSteps: 16 outputs
-// a step, inside where its input pixels [ow - pw, ow - pw + 18) lie in the row and its
-// outputs before OW, else EDGE (8 outputs when no more than 8 are left).
-__attribute__((target("avx512f,fma"))) void wholeRowPair(const DepthwiseRow& r, const float* const (&rows)[4],
+// Output rows oh and oh + 1 (y0, y1) through rowPairSteps: 16 outputs a step, inside where
+// its input pixels [ow - pw, ow - pw + 16 + KW - 1) lie in the row and its outputs before OW,
+// else EDGE (8 outputs when no more than 8 are left).
+template <int KW>
+__attribute__((target("avx512f,fma"))) void wholeRowPair(const DepthwiseRow& r, const float* const (&rows)[KW + 1],
                                                          float* y0, float* y1) {
   constexpr int kStep = 16;
   const __m512 bias = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(r.bias));
   for (int64_t ow = 0; ow < r.OW; ow += kStep) {
     const int64_t p0 = ow - r.pw;
-    if (p0 >= 0 && p0 + kStep + 2 <= r.W && ow + kStep <= r.OW) rowPairStep<false>(r, rows, y0, y1, ow, bias);
-    else if (r.OW - ow <= kStep / 2) rowPairStep<true, 2>(r, rows, y0, y1, ow, bias);
-    else rowPairStep<true>(r, rows, y0, y1, ow, bias);
+    if (p0 >= 0 && p0 + kStep + KW - 1 <= r.W && ow + kStep <= r.OW) rowPairStep<KW, false>(r, rows, y0, y1, ow, bias);
+    else if (r.OW - ow <= kStep / 2) rowPairStep<KW, true, 2>(r, rows, y0, y1, ow, bias);
+    else rowPairStep<KW, true>(r, rows, y0, y1, ow, bias);
   }
 }
 
@@ -284,13 +296,13 @@ __attribute__((target("avx512f,fma"))) void wholeRows(DepthwiseRow r, const Dept
   const float* rows[kMaxWindowRows];
   r.rows = rows;
   for (int64_t oh = oh0; oh < oh1; ++oh, r.y += r.OW * 4) {
-    if (S == 1 && KW == 3 && r.KH == 3 && p.dh == 1 && oh + 1 < oh1) {
-      // Rows oh and oh + 1 together where their 4 input rows all lie inside x.
+    if (S == 1 && r.KH == KW && p.dh == 1 && oh + 1 < oh1) {
+      // Rows oh and oh + 1 together where their KW + 1 input rows all lie inside x.
       const int64_t ih = oh - p.ph;
-      if (ih >= 0 && ih + 4 <= p.H) {
-        const float* const pair[4] = {p.x + (ih * r.W - r.pw) * 4, p.x + ((ih + 1) * r.W - r.pw) * 4,
-                                      p.x + ((ih + 2) * r.W - r.pw) * 4, p.x + ((ih + 3) * r.W - r.pw) * 4};
-        wholeRowPair(r, pair, r.y, r.y + r.OW * 4);
+      if (ih >= 0 && ih + KW + 1 <= p.H) {
+        const float* pair[KW + 1];
+        for (int j = 0; j <= KW; ++j) pair[j] = p.x + ((ih + j) * r.W - r.pw) * 4;
+        wholeRowPair<KW>(r, pair, r.y, r.y + r.OW * 4);
         ++oh;
         r.y += r.OW * 4;
         continue;
