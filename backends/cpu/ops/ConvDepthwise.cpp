@@ -296,7 +296,7 @@ __attribute__((target("avx512f,fma"))) void wholeRows(DepthwiseRow r, const Dept
   const float* rows[kMaxWindowRows];
   r.rows = rows;
   for (int64_t oh = oh0; oh < oh1; ++oh, r.y += r.OW * 4) {
-    if (S == 1 && r.KH == KW && p.dh == 1 && oh + 1 < oh1) {
+    if (S == 1 && p.sh == 1 && r.KH == KW && p.dh == 1 && oh + 1 < oh1) {
       // Rows oh and oh + 1 together where their KW + 1 input rows all lie inside x.
       const int64_t ih = oh - p.ph;
       if (ih >= 0 && ih + KW + 1 <= p.H) {
