@@ -346,12 +346,13 @@ TEST(ConvOp, Depthwise) {
   // The stride-1 kernels' row pairs (AVX-512: two output rows from the KW + 1 input rows they
   // read): 7 and 8 rows, so pairs, single rows at the padded top and bottom, and a row left
   // over; rows narrower than its 16-output step, exactly one, and past it; no left padding
-  // (k3wide); 3x3 and 5x5.
+  // (k3wide); 3x3 and 5x5, at stride 1 and 2.
   // Stride 2 down the plane, 1 along the rows (no pairs: those rows are two apart).
   const Window s21k3 = {{3, 3}, {2, 1}, {1, 1}, {1, 1}, {1, 1}};
   for (int64_t height : {7, 8})
     for (int64_t width : {5, 16, 17, 33})
-      for (const Window& w : {k3, k3wide, k5plain, s21k3}) runConvCase({{2, 6, height, width}, 6, 6, w, true}, seed++);
+      for (const Window& w : {k3, k3wide, k5plain, s21k3, s2k3, s2k5})
+        runConvCase({{2, 6, height, width}, 6, 6, w, true}, seed++);
   // Rows narrower than a step on many channel blocks, split over the threads by blocks: a
   // store past a row's end would land on the next block's first output, which the other
   // thread has usually written already (AVX2's one masked step for rows under 8 outputs).

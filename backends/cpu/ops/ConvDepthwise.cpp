@@ -279,6 +279,79 @@ __attribute__((target("avx512f,fma"))) void wholeRowPair(const DepthwiseRow& r, 
   }
 }
 
+// rowPairStep at stride 2 (both ways): output rows oh and oh + 1 read input rows
+// `rows[0..KW-1]` and `rows[2..KW+1]`, so each of the KW + 2 rows is loaded and split into
+// its even and odd pixels (stride2Step) once for both: 5 rows for 2 output rows of a 3x3
+// instead of 6, and 8 accumulators instead of 4.
+template <int KW, bool EDGE, int V = 4>
+__attribute__((target("avx512f,fma"), always_inline)) inline void rowPairStep2(const DepthwiseRow& r,
+                                                                                const float* const (&rows)[KW + 2],
+                                                                                float* y0, float* y1, int64_t ow,
+                                                                                __m512 bias) {
+  constexpr __mmask16 kTail = static_cast<__mmask16>((1u << ((KW - 2) * 4)) - 1);
+  __mmask16 in[2 * V + 1];
+#pragma GCC unroll 8
+  for (int i = 0; i <= 2 * V; ++i) in[i] = EDGE ? insideLanes(2 * ow - r.pw + 4 * i, r.W) : 0xFFFF;
+  in[2 * V] &= kTail;
+  __m512 a0[V], a1[V];
+#pragma GCC unroll 4
+  for (int i = 0; i < V; ++i) a0[i] = a1[i] = bias;
+#pragma GCC unroll 7
+  for (int j = 0; j < KW + 2; ++j) {
+    const float* xr = rows[j] + 2 * ow * 4;
+    __m512 x[2 * V + 1];
+#pragma GCC unroll 8
+    for (int i = 0; i < 2 * V; ++i) x[i] = EDGE ? _mm512_maskz_loadu_ps(in[i], xr + 16 * i) : _mm512_loadu_ps(xr + 16 * i);
+    x[2 * V] = _mm512_maskz_loadu_ps(in[2 * V], xr + 16 * 2 * V);
+    __m512i even[V + 1], odd[V + 1];
+#pragma GCC unroll 4
+    for (int i = 0; i < V; ++i) {
+      even[i] = lanes<_MM_SHUFFLE(2, 0, 2, 0)>(x[2 * i], x[2 * i + 1]);
+      odd[i] = lanes<_MM_SHUFFLE(3, 1, 3, 1)>(x[2 * i], x[2 * i + 1]);
+    }
+    even[V] = lanes<_MM_SHUFFLE(2, 0, 2, 0)>(x[2 * V], x[2 * V]);
+    odd[V] = lanes<_MM_SHUFFLE(3, 1, 3, 1)>(x[2 * V], x[2 * V]);
+    __m512 w0[KW], w1[KW];  // window row j of output row oh, window row j - 2 of oh + 1
+    if (j < KW) rowTaps<KW>(r.wBlock, j, w0);
+    if (j >= 2) rowTaps<KW>(r.wBlock, j - 2, w1);
+#pragma GCC unroll 4
+    for (int i = 0; i < V; ++i) {
+      __m512 t[KW];  // the taps 0 .. KW - 1 pixels over
+      t[0] = _mm512_castsi512_ps(even[i]);
+      t[1] = _mm512_castsi512_ps(odd[i]);
+      t[2] = shifted<1>(even[i + 1], even[i]);
+      if constexpr (KW == 5) {
+        t[3] = shifted<1>(odd[i + 1], odd[i]);
+        t[4] = shifted<2>(even[i + 1], even[i]);
+      }
+#pragma GCC unroll 5
+      for (int k = 0; k < KW; ++k) {
+        if (j < KW) a0[i] = _mm512_fmadd_ps(t[k], w0[k], a0[i]);
+        if (j >= 2) a1[i] = _mm512_fmadd_ps(t[k], w1[k], a1[i]);
+      }
+    }
+  }
+  DepthwiseRow row = r;
+  row.y = y0;
+  storeStep<EDGE>(row, ow, a0);
+  row.y = y1;
+  storeStep<EDGE>(row, ow, a1);
+}
+
+// Output rows oh and oh + 1 at stride 2 through rowPairStep2, in stride2Step's steps of 16.
+template <int KW>
+__attribute__((target("avx512f,fma"))) void wholeRowPair2(const DepthwiseRow& r, const float* const (&rows)[KW + 2],
+                                                          float* y0, float* y1) {
+  constexpr int kStep = 16;
+  const __m512 bias = _mm512_maskz_broadcast_f32x4(0xFFFF, _mm_loadu_ps(r.bias));
+  for (int64_t ow = 0; ow < r.OW; ow += kStep) {
+    const int64_t p0 = 2 * ow - r.pw;
+    if (p0 >= 0 && p0 + 2 * kStep + KW - 2 <= r.W && ow + kStep <= r.OW) rowPairStep2<KW, false>(r, rows, y0, y1, ow, bias);
+    else if (r.OW - ow <= kStep / 2) rowPairStep2<KW, true, 2>(r, rows, y0, y1, ow, bias);
+    else rowPairStep2<KW, true>(r, rows, y0, y1, ow, bias);
+  }
+}
+
 // What wholeRows needs to find each output row's window rows: the block's input plane x
 // (its pixels 4 floats each) and the window's vertical geometry.
 struct DepthwisePlane {
@@ -296,6 +369,18 @@ __attribute__((target("avx512f,fma"))) void wholeRows(DepthwiseRow r, const Dept
   const float* rows[kMaxWindowRows];
   r.rows = rows;
   for (int64_t oh = oh0; oh < oh1; ++oh, r.y += r.OW * 4) {
+    if (S == 2 && p.sh == 2 && r.KH == KW && p.dh == 1 && oh + 1 < oh1) {
+      // Rows oh and oh + 1 at stride 2 where their KW + 2 input rows all lie inside x.
+      const int64_t ih = 2 * oh - p.ph;
+      if (ih >= 0 && ih + KW + 2 <= p.H) {
+        const float* pair[KW + 2];
+        for (int j = 0; j < KW + 2; ++j) pair[j] = p.x + ((ih + j) * r.W - r.pw) * 4;
+        wholeRowPair2<KW>(r, pair, r.y, r.y + r.OW * 4);
+        ++oh;
+        r.y += r.OW * 4;
+        continue;
+      }
+    }
     if (S == 1 && p.sh == 1 && r.KH == KW && p.dh == 1 && oh + 1 < oh1) {
       // Rows oh and oh + 1 together where their KW + 1 input rows all lie inside x.
       const int64_t ih = oh - p.ph;
