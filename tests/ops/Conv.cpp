@@ -343,10 +343,10 @@ TEST(ConvOp, Depthwise) {
       runConvCase({{1, 5, 3, width}, 5, 5, w, true}, seed++);
   for (int64_t width : {1, 2})
     for (const Window& w : {k3, k5pad4, s2k3}) runConvCase({{1, 5, 3, width}, 5, 5, w, true}, seed++);
-  // The stride-1 kernels' row pairs (AVX-512: two output rows from the KW + 1 input rows they
-  // read): 7 and 8 rows, so pairs, single rows at the padded top and bottom, and a row left
-  // over; rows narrower than its 16-output step, exactly one, and past it; no left padding
-  // (k3wide); 3x3 and 5x5, at stride 1 and 2.
+  // The row pairs (two output rows from the input rows they read; AVX-512, and AVX2 for 3x3
+  // at stride 1): 7 and 8 rows, so pairs, single rows at the padded top and bottom, and a row
+  // left over; rows narrower than a step, exactly one, and past it; no left padding (k3wide);
+  // 3x3 and 5x5, at stride 1 and 2.
   // Stride 2 down the plane, 1 along the rows (no pairs: those rows are two apart).
   const Window s21k3 = {{3, 3}, {2, 1}, {1, 1}, {1, 1}, {1, 1}};
   for (int64_t height : {7, 8})

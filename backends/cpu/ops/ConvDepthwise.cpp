@@ -463,6 +463,42 @@ inline int64_t nextAvx2Step(const DepthwiseRow& r, int64_t ow) {
   return ow + 8 == end ? -1 : std::min(ow + 8, end - 8);
 }
 
+// For the pixel pairs j < N of an AVX2 step from output ow (input pixels ow - pw + 2j and the
+// next), the lanes of pixels inside the row: all ones where inside, zeros elsewhere.
+template <int N>
+__attribute__((target("avx2"), always_inline)) inline void pairsInside(const DepthwiseRow& r, int64_t ow,
+                                                                      __m256i (&inside)[N]) {
+  const __m256i half = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);  // the pair's pixel of each lane
+#pragma GCC unroll 8
+  for (int j = 0; j < N; ++j) {
+    const __m256i p = _mm256_add_epi32(half, _mm256_set1_epi32(static_cast<int>(ow - r.pw + 2 * j)));
+    inside[j] = _mm256_and_si256(_mm256_cmpgt_epi32(p, _mm256_set1_epi32(-1)),
+                                 _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(r.W)), p));
+  }
+}
+
+// An AVX2 step's 8 outputs from ow (vector i: outputs ow + 2i, ow + 2i + 1) into the row y,
+// clamped; kNarrow (a row of fewer than 8 outputs): outputs from OW on are not stored.
+template <bool kNarrow>
+__attribute__((target("avx2"), always_inline)) inline void storeAvx2Step(const DepthwiseRow& r, float* yRow, int64_t ow,
+                                                                        const __m256 (&acc)[4]) {
+  float* y = yRow + ow * 4;
+  const __m256 lo = _mm256_set1_ps(r.clamp.lo), hi = _mm256_set1_ps(r.clamp.hi);
+  const __m256i outputPair = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) {
+    __m256 v = acc[i];
+    if (r.clamp.upper) v = _mm256_min_ps(v, hi);
+    if (r.clamp.lower) v = _mm256_max_ps(v, lo);
+    if constexpr (kNarrow) {
+      const __m256i o = _mm256_add_epi32(outputPair, _mm256_set1_epi32(static_cast<int>(ow + 2 * i)));
+      _mm256_maskstore_ps(y + 8 * i, _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(r.OW)), o), v);
+    } else {
+      _mm256_storeu_ps(y + 8 * i, v);
+    }
+  }
+}
+
 // Eight outputs of a row from ow on AVX2 at stride 1 for KW = 3 or 5 without dilation: each
 // window row's 8 + KW - 1 input pixels are loaded once as pixel pairs (2j, 2j+1), and the odd
 // pairs (2j+1, 2j+2) built from two neighbours by a 128-bit lane shuffle, instead of loading
@@ -474,15 +510,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2Stride1(c
                                                                              __m256 bias) {
   constexpr int kLoads = (8 + KW - 1 + 1) / 2;  // pairs covering pixels 0 .. 8 + KW - 2
   __m256i inside[kLoads];
-  if constexpr (kMasked) {
-    const __m256i half = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);  // the pair's pixel of each lane
-#pragma GCC unroll 8
-    for (int j = 0; j < kLoads; ++j) {
-      const __m256i p = _mm256_add_epi32(half, _mm256_set1_epi32(static_cast<int>(ow - r.pw + 2 * j)));
-      inside[j] = _mm256_and_si256(_mm256_cmpgt_epi32(p, _mm256_set1_epi32(-1)),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(r.W)), p));
-    }
-  }
+  if constexpr (kMasked) pairsInside(r, ow, inside);
   __m256 acc[4] = {bias, bias, bias, bias};
   for (int64_t kh = 0; kh < r.KH; ++kh) {
     if (!r.rows[kh]) continue;
@@ -501,21 +529,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2Stride1(c
       for (int i = 0; i < 4; ++i) acc[i] = _mm256_fmadd_ps(kw % 2 ? odd[i + kw / 2] : even[i + kw / 2], w, acc[i]);
     }
   }
-  float* y = r.y + ow * 4;
-  const __m256 lo = _mm256_set1_ps(r.clamp.lo), hi = _mm256_set1_ps(r.clamp.hi);
-  const __m256i outputPair = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);  // vector i: outputs ow+2i, ow+2i+1
-#pragma GCC unroll 4
-  for (int i = 0; i < 4; ++i) {
-    __m256 v = acc[i];
-    if (r.clamp.upper) v = _mm256_min_ps(v, hi);
-    if (r.clamp.lower) v = _mm256_max_ps(v, lo);
-    if constexpr (kNarrow) {
-      const __m256i o = _mm256_add_epi32(outputPair, _mm256_set1_epi32(static_cast<int>(ow + 2 * i)));
-      _mm256_maskstore_ps(y + 8 * i, _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(r.OW)), o), v);
-    } else {
-      _mm256_storeu_ps(y + 8 * i, v);
-    }
-  }
+  storeAvx2Step<kNarrow>(r, r.y, ow, acc);
 }
 
 // A whole row that way (wholeRowAvx2Fits): masked steps at both ends, plain ones over the
@@ -530,6 +544,52 @@ __attribute__((target("avx2,fma"))) void wholeRowAvx2Stride1(const DepthwiseRow&
   stepAvx2Stride1<KW, true>(r, 0, bias);
   for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) stepAvx2Stride1<KW, false>(r, ow, bias);
   stepAvx2Stride1<KW, true>(r, r.OW - 8, bias);
+}
+
+// stepAvx2Stride1 for two output rows of a 3x3 window (KH = 3) at a time, as rowPairStep on
+// AVX-512: output rows oh and oh + 1 (y0, y1) read input rows rows[0..2] and rows[1..3], each
+// row's pixel pairs loaded once for both; 8 accumulators. The taps' weights are broadcast
+// where they are used, so the 16 registers hold the accumulators and a row's pairs.
+template <bool kMasked, bool kNarrow = false>
+__attribute__((target("avx2,fma"), always_inline)) inline void pairStepAvx2(const DepthwiseRow& r,
+                                                                            const float* const (&rows)[4], float* y0,
+                                                                            float* y1, int64_t ow, __m256 bias) {
+  constexpr int kLoads = 5;  // pairs covering pixels 0 .. 9
+  __m256i inside[kLoads];
+  if constexpr (kMasked) pairsInside(r, ow, inside);
+  __m256 a0[4] = {bias, bias, bias, bias}, a1[4] = {bias, bias, bias, bias};
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; ++j) {
+    const float* xr = rows[j] + ow * 4;
+    __m256 even[kLoads];
+#pragma GCC unroll 8
+    for (int k = 0; k < kLoads; ++k)
+      even[k] = kMasked ? _mm256_maskload_ps(xr + 8 * k, inside[k]) : _mm256_loadu_ps(xr + 8 * k);
+    const float* w0 = r.wBlock + j * 12;        // window row j of output row oh
+    const float* w1 = r.wBlock + (j - 1) * 12;  // window row j - 1 of oh + 1
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) {
+      const __m256 odd = _mm256_permute2f128_ps(even[i], even[i + 1], 0x21);
+      const __m256* taps[3] = {&even[i], &odd, &even[i + 1]};
+#pragma GCC unroll 3
+      for (int kw = 0; kw < 3; ++kw) {
+        if (j < 3) a0[i] = _mm256_fmadd_ps(*taps[kw], _mm256_broadcast_ps(reinterpret_cast<const __m128*>(w0 + 4 * kw)), a0[i]);
+        if (j > 0) a1[i] = _mm256_fmadd_ps(*taps[kw], _mm256_broadcast_ps(reinterpret_cast<const __m128*>(w1 + 4 * kw)), a1[i]);
+      }
+    }
+  }
+  storeAvx2Step<kNarrow>(r, y0, ow, a0);
+  storeAvx2Step<kNarrow>(r, y1, ow, a1);
+}
+
+// Two rows that way, steps as wholeRowAvx2Stride1's.
+__attribute__((target("avx2,fma"))) void wholeRowPairAvx2(const DepthwiseRow& r, const float* const (&rows)[4],
+                                                          float* y0, float* y1) {
+  const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
+  if (r.OW < 8) return pairStepAvx2<true, true>(r, rows, y0, y1, 0, bias);
+  pairStepAvx2<true>(r, rows, y0, y1, 0, bias);
+  for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) pairStepAvx2<false>(r, rows, y0, y1, ow, bias);
+  pairStepAvx2<true>(r, rows, y0, y1, r.OW - 8, bias);
 }
 
 // Only the interior [ow0, ow0 + count) that way (the ends left to the caller), where the
@@ -662,10 +722,19 @@ class CpuDepthwiseConv final : public Execution {
 #endif
           for (int64_t oh = oh0; oh < oh1; ++oh) {
             float* yp = y + (plane * OH + oh) * g.output[1] * lanes_;
-            const bool activated = lanes_ == kChannelPack ? row<kChannelPack>(xp, yp, block, oh, clamp)
-                                                          : row<1>(xp, yp, block, oh, clamp);
-            if (z) addSumRange(yp, z + (yp - y), g.output[1] * lanes_);
-            if (!activated) applyFusedActivation(params_.activation, yp, g.output[1] * lanes_);  // still in cache
+            int64_t rows = 1;
+            bool activated;
+            if (lanes_ == kChannelPack && oh + 1 < oh1 && rowPairAvx2(xp, yp, block, oh, clamp)) {
+              rows = 2;
+              activated = clamp.any();
+            } else {
+              activated = lanes_ == kChannelPack ? row<kChannelPack>(xp, yp, block, oh, clamp)
+                                                 : row<1>(xp, yp, block, oh, clamp);
+            }
+            const int64_t count = rows * g.output[1] * lanes_;
+            if (z) addSumRange(yp, z + (yp - y), count);
+            if (!activated) applyFusedActivation(params_.activation, yp, count);  // still in cache
+            oh += rows - 1;
           }
         }
       }
@@ -735,6 +804,37 @@ class CpuDepthwiseConv final : public Execution {
 
   // The NC4HW4 row: four channels per vector operation. True when the whole-row kernels did
   // it, `clamp` included.
+  // Output rows oh and oh + 1 of an NC4HW4 block through wholeRowPairAvx2, where the AVX2 path
+  // runs a 3x3 window at stride 1 without dilation, both rows' input rows lie inside x, the
+  // whole-row steps cover the row (wholeRowAvx2Fits) and it has at most 16 outputs; false
+  // (nothing done) elsewhere. Only narrow rows: there the masked end steps are most of a row,
+  // and two rows share them (2 threads, Zen 5 under TESSERA_CPU_ISA=avx2: 576 channels at
+  // 14x14 0.055 -> 0.041 ms, 960 at 7x7 0.036 -> 0.029); rows 28 to 80 wide measured 0-6%
+  // slower in pairs (each tap's weights broadcast again: 16 registers hold the accumulators
+  // and a row's pixels).
+  bool rowPairAvx2(const float* x, float* y, int64_t block, int64_t oh, const RegisterClamp& clamp) const {
+#ifdef TESSERA_DEPTHWISE_X86
+    const WindowGeometry& g = shape_.window;
+    const int64_t H = g.input[0], W = g.input[1], OW = g.output[1], pw = g.padBegin[1];
+    if (!avx2_ || g.kernel[0] != 3 || g.kernel[1] != 3 || g.stride[0] != 1 || g.stride[1] != 1 ||
+        g.dilation[0] != 1 || g.dilation[1] != 1)
+      return false;
+    const int64_t ih = oh - g.padBegin[0];
+    if (OW > 16 || ih < 0 || ih + 4 > H) return false;
+    const int64_t owLo = std::min(pw, OW), owHi = std::max(owLo, std::min(W - 2 + pw, OW));
+    if (!wholeRowAvx2Fits(OW, owLo, owHi)) return false;
+    const float* const rows[4] = {x + (ih * W - pw) * kChannelPack, x + ((ih + 1) * W - pw) * kChannelPack,
+                                  x + ((ih + 2) * W - pw) * kChannelPack, x + ((ih + 3) * W - pw) * kChannelPack};
+    const DepthwiseRow r{nullptr, weights_ + block * 9 * kChannelPack, bias_ + block * kChannelPack, 3, 3, 1, y, W, OW,
+                         pw, owLo, owHi - owLo, clamp};
+    wholeRowPairAvx2(r, rows, y, y + OW * kChannelPack);
+    return true;
+#else
+    (void)x, (void)y, (void)block, (void)oh, (void)clamp;
+    return false;
+#endif
+  }
+
   bool packedRow(const float* x, float* y, const float* wBlock, const float* bias, int64_t oh, int64_t owLo,
                  int64_t owHi, const RegisterClamp& clamp) const {
     (void)clamp;  // without the x86 kernels
