@@ -42,6 +42,7 @@ __attribute__((target("avx512f"))) void reduceRowAvx512(float* v, const float* r
     const __m512 a = _mm512_loadu_ps(v + i), b = _mm512_loadu_ps(r + i);
     _mm512_storeu_ps(v + i, isMax ? _mm512_maskz_max_ps(0xFFFF, a, b) : _mm512_maskz_add_ps(0xFFFF, a, b));
   }
+  if (i == n) return;
   const __mmask16 tail = static_cast<__mmask16>((1u << (n - i)) - 1);
   const __m512 a = _mm512_maskz_loadu_ps(tail, v + i), b = _mm512_maskz_loadu_ps(tail, r + i);
   _mm512_mask_storeu_ps(v + i, tail, isMax ? _mm512_maskz_max_ps(0xFFFF, a, b) : _mm512_maskz_add_ps(0xFFFF, a, b));
@@ -114,14 +115,17 @@ class CpuPool final : public Execution {
       columnTaps_[ow] = tapRange(ow * w.stride[2] - w.padBegin[2], w.kernel[2], w.dilation[2], w.input[2], w.padBegin[2],
                                  w.padEnd[2]);
     workers_ = cpuPool(*this).threads();
-    rowFloats_ = (w.input[2] + 2 * kRowMargin) * kChannelPack;
-    rowScratch_.assign(xAddr_.packed ? workers_ * rowFloats_ : 0, 0.f);
     wide_ = cpuIsa() == CpuIsa::kAvx512;
     avx2_ = cpuIsa() == CpuIsa::kAvx2;
     // The vector column pass: MaxPool 3 wide at stride 2 (ResNets' stem pool), its padding
     // within the scratch row's margins.
-    max3Stride2_ = params_.isMax() && w.kernel[2] == 3 && w.stride[2] == 2 && w.dilation[2] == 1 &&
-                   w.padBegin[2] <= kRowMargin && w.padEnd[2] <= kRowMargin;
+    max3Stride2_ = (wide_ || avx2_) && params_.isMax() && w.kernel[2] == 3 && w.stride[2] == 2 &&
+                   w.dilation[2] == 1 && w.padBegin[2] <= kRowMargin && w.padEnd[2] <= kRowMargin;
+    rowFloats_ = (w.input[2] + 2 * kRowMargin) * kChannelPack;
+    // The margins hold the padding's value for the column pass (taps that never win a max);
+    // the row passes write only between them, so they are filled once here.
+    rowScratch_.assign(xAddr_.packed ? workers_ * rowFloats_ : 0,
+                       max3Stride2_ ? std::numeric_limits<float>::lowest() : 0.f);
     return Status::ok();
   }
 
@@ -288,12 +292,9 @@ class CpuPool final : public Execution {
     const int64_t rowTaps = (rd.hi - rd.lo) * (rh.hi - rh.lo), rowPadded = rd.padded * rh.padded;
     int64_t ow = 0;
 #ifdef TESSERA_POOL_X86
-    if ((wide_ || avx2_) && max3Stride2_) {
-      for (int64_t i = 1; i <= kRowMargin; ++i) {  // the padding: taps that never win
-        storeFloat4(v - i * kChannelPack, empty);
-        storeFloat4(v + (W + i - 1) * kChannelPack, empty);
-      }
-      ow = g.output[2] / (wide_ ? 4 : 2) * (wide_ ? 4 : 2);
+    if (max3Stride2_) {
+      const int64_t perVector = wide_ ? 4 : 2;
+      ow = g.output[2] / perVector * perVector;
       if (wide_) max3Stride2Avx512(v, y, ow, g.padBegin[2]);
       else max3Stride2Avx2(v, y, ow, g.padBegin[2]);
     }
@@ -342,7 +343,7 @@ class CpuPool final : public Execution {
   AlignedFloats rowScratch_;  // per worker: one row (separableRow)
   bool wide_ = false;         // AVX-512 row and column passes
   bool avx2_ = false;         // AVX2 ones
-  bool max3Stride2_ = false;  // the column pass of max3Stride2Avx512
+  bool max3Stride2_ = false;  // the column pass of max3Stride2Avx512 / Avx2
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors& outputs) {
