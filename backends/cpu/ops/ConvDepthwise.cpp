@@ -369,29 +369,17 @@ __attribute__((target("avx512f,fma"))) void wholeRows(DepthwiseRow r, const Dept
   const float* rows[kMaxWindowRows];
   r.rows = rows;
   for (int64_t oh = oh0; oh < oh1; ++oh, r.y += r.OW * 4) {
-    if (S == 2 && p.sh == 2 && r.KH == KW && p.dh == 1 && oh + 1 < oh1) {
-      // Rows oh and oh + 1 at stride 2 where their KW + 2 input rows all lie inside x.
-      const int64_t ih = 2 * oh - p.ph;
-      if (ih >= 0 && ih + KW + 2 <= p.H) {
-        const float* pair[KW + 2];
-        for (int j = 0; j < KW + 2; ++j) pair[j] = p.x + ((ih + j) * r.W - r.pw) * 4;
-        wholeRowPair2<KW>(r, pair, r.y, r.y + r.OW * 4);
-        ++oh;
-        r.y += r.OW * 4;
-        continue;
-      }
-    }
-    if (S == 1 && p.sh == 1 && r.KH == KW && p.dh == 1 && oh + 1 < oh1) {
-      // Rows oh and oh + 1 together where their KW + 1 input rows all lie inside x.
-      const int64_t ih = oh - p.ph;
-      if (ih >= 0 && ih + KW + 1 <= p.H) {
-        const float* pair[KW + 1];
-        for (int j = 0; j <= KW; ++j) pair[j] = p.x + ((ih + j) * r.W - r.pw) * 4;
-        wholeRowPair<KW>(r, pair, r.y, r.y + r.OW * 4);
-        ++oh;
-        r.y += r.OW * 4;
-        continue;
-      }
+    // Rows oh and oh + 1 together where the window moves S rows down the plane as it moves S
+    // pixels along a row, and the KW + S input rows the two read all lie inside x.
+    const int64_t ih = S * oh - p.ph;
+    if (p.sh == S && r.KH == KW && p.dh == 1 && oh + 1 < oh1 && ih >= 0 && ih + KW + S <= p.H) {
+      const float* pair[KW + S];
+      for (int j = 0; j < KW + S; ++j) pair[j] = p.x + ((ih + j) * r.W - r.pw) * 4;
+      if constexpr (S == 1) wholeRowPair<KW>(r, pair, r.y, r.y + r.OW * 4);
+      else wholeRowPair2<KW>(r, pair, r.y, r.y + r.OW * 4);
+      ++oh;
+      r.y += r.OW * 4;
+      continue;
     }
     for (int64_t kh = 0; kh < r.KH; ++kh) {
       const int64_t ih = oh * p.sh - p.ph + kh * p.dh;
@@ -802,8 +790,6 @@ class CpuDepthwiseConv final : public Execution {
     return false;
   }
 
-  // The NC4HW4 row: four channels per vector operation. True when the whole-row kernels did
-  // it, `clamp` included.
   // Output rows oh and oh + 1 of an NC4HW4 block through wholeRowPairAvx2, where the AVX2 path
   // runs a 3x3 window at stride 1 without dilation, both rows' input rows lie inside x, the
   // whole-row steps cover the row (wholeRowAvx2Fits) and it has at most 16 outputs; false
@@ -835,6 +821,8 @@ class CpuDepthwiseConv final : public Execution {
 #endif
   }
 
+  // The NC4HW4 row: four channels per vector operation. True when the whole-row kernels did
+  // it, `clamp` included.
   bool packedRow(const float* x, float* y, const float* wBlock, const float* bias, int64_t oh, int64_t owLo,
                  int64_t owHi, const RegisterClamp& clamp) const {
     (void)clamp;  // without the x86 kernels
