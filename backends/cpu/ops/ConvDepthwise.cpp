@@ -892,7 +892,7 @@ class CpuDepthwiseConv final : public Execution {
     int64_t vectorEnd = owLo;  // [owLo, vectorEnd) done by the wide kernel
 #ifdef TESSERA_DEPTHWISE_X86
     // AVX-512 (KW 3 or 5 at stride 1 or 2 without dilation went to wholeRows_ instead): the
-    // interior at stride 1 four outputs a vector. AVX2: KW 3 or 5 at stride 1 without
+    // interior at stride 1 four outputs a vector. AVX2: KW 3 or 5 at stride 1 or 2 without
     // dilation, the whole row where 8-output steps cover it; otherwise the interior at stride 1
     // or 2 eight outputs at a time (the last step overlapping).
     const bool interior512 = wide_ && sw == 1 && owHi - owLo >= 4 && KH <= kMaxWideKH;

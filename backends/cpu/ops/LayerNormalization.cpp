@@ -33,6 +33,28 @@ void expandTo(const Tensor& t, const Shape& target, float* dst) {
   }
 }
 
+// The sum of x[0..n) and the sum of (x[i] - mean)^2, in double, each as eight independent
+// partial sums so that the adds overlap: as one chain every add waited for the one before
+// (ViT-S's 197 rows of 384 took 0.12 ms a LayerNormalization on a Zen 3 at 2 threads, ONNX
+// Runtime 0.05).
+double sumOf(const float* x, int64_t n) {
+  double part[8] = {};
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int j = 0; j < 8; ++j) part[j] += x[i + j];
+  for (int j = 0; i < n; ++i, ++j) part[j] += x[i];
+  return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+}
+
+double squaredDistancesFrom(const float* x, int64_t n, double mean) {
+  double part[8] = {};
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int j = 0; j < 8; ++j) part[j] += (x[i + j] - mean) * (x[i + j] - mean);
+  for (int j = 0; i < n; ++i, ++j) part[j] += (x[i] - mean) * (x[i] - mean);
+  return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+}
+
 class CpuLayerNormalization final : public Execution {
  public:
   CpuLayerNormalization(Backend* b, const LayerNormalizationParams& p) : Execution(b), params_(p) {}
@@ -69,10 +91,8 @@ class CpuLayerNormalization final : public Execution {
       for (int64_t r = begin; r < end; ++r) {
         const float* src = x + r * inner;
         float* dst = y + r * inner;
-        double sum = 0, sq = 0;
-        for (int64_t i = 0; i < inner; ++i) sum += src[i];
-        const double mean = sum / static_cast<double>(inner);
-        for (int64_t i = 0; i < inner; ++i) sq += (src[i] - mean) * (src[i] - mean);
+        const double mean = sumOf(src, inner) / static_cast<double>(inner);
+        const double sq = squaredDistancesFrom(src, inner, mean);
         const double inv = 1.0 / std::sqrt(sq / static_cast<double>(inner) + eps);
         const float m = static_cast<float>(mean), k = static_cast<float>(inv);
         for (int64_t i = 0; i < inner; ++i) dst[i] = (src[i] - m) * k * scale[i] + bias[i];
