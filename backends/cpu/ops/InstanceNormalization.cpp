@@ -1,6 +1,7 @@
 // CPU InstanceNormalization: per (n, c) plane, mean and variance (accumulated in double),
 // then y = (x - mean) / sqrt(var + eps) * scale[c] + B[c]. 4-D f32 tensors run on NC4HW4,
 // where a plane holds 4 channels in its lanes; other ranks on NCHW.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -11,6 +12,50 @@
 
 namespace tessera {
 namespace {
+
+// Per lane l < L, the sum over s < n of x[s * L + l] (kSquares: of (x[s * L + l] - mean[l])^2),
+// in double, as 8 / L independent partial sums a lane: one chain of dependent adds per lane
+// waited on each add's latency, and the lanes of an NC4HW4 plane had each read it whole.
+template <int L, bool kSquares>
+void laneSums(const float* x, int64_t n, const double (&mean)[L], double (&out)[L]) {
+  constexpr int P = 8 / L;
+  double part[P][L] = {};
+  int64_t s = 0;
+  for (; s + P <= n; s += P)
+    for (int p = 0; p < P; ++p)
+      for (int l = 0; l < L; ++l) {
+        const double v = x[(s + p) * L + l] - mean[l];
+        part[p][l] += kSquares ? v * v : v;
+      }
+  for (; s < n; ++s)
+    for (int l = 0; l < L; ++l) {
+      const double v = x[s * L + l] - mean[l];
+      part[0][l] += kSquares ? v * v : v;
+    }
+  for (int l = 0; l < L; ++l) {
+    out[l] = 0;
+    for (int p = 0; p < P; ++p) out[l] += part[p][l];
+  }
+}
+
+// One plane of L lanes (`channels` of them real, the rest padding, written as 0).
+template <int L>
+void normalizePlane(const float* src, float* dst, int64_t n, int64_t channels, const float* scale, const float* bias,
+                    float eps) {
+  const double zero[L] = {};
+  double mean[L], sq[L];
+  laneSums<L, false>(src, n, zero, mean);
+  for (int l = 0; l < L; ++l) mean[l] /= static_cast<double>(n);
+  laneSums<L, true>(src, n, mean, sq);
+  float k[L] = {}, shift[L] = {};
+  for (int l = 0; l < channels; ++l) {
+    const double inv = 1.0 / std::sqrt(sq[l] / static_cast<double>(n) + eps);
+    k[l] = static_cast<float>(inv * scale[l]);
+    shift[l] = static_cast<float>(bias[l] - mean[l] * inv * scale[l]);
+  }
+  for (int64_t s = 0; s < n; ++s)
+    for (int l = 0; l < L; ++l) dst[s * L + l] = l < channels ? src[s * L + l] * k[l] + shift[l] : 0.f;
+}
 
 class CpuInstanceNormalization final : public Execution {
  public:
@@ -39,27 +84,14 @@ class CpuInstanceNormalization final : public Execution {
     const float eps = params_.epsilon;
     cpuPool(*this).parallelFor(a.batch * blocks, [&](int64_t begin, int64_t end) {
       for (int64_t plane = begin; plane < end; ++plane) {
-        const int64_t block = plane % blocks;
+        const int64_t c0 = plane % blocks * L;
         const float* src = x + plane * a.spatial * L;
         float* dst = y + plane * a.spatial * L;
-        for (int l = 0; l < L; ++l) {
-          const int64_t c = block * L + l;
-          if (c >= a.channels) {  // padding lane
-            for (int64_t s = 0; s < a.spatial; ++s) dst[s * L + l] = 0.f;
-            continue;
-          }
-          double sum = 0, sq = 0;
-          for (int64_t s = 0; s < a.spatial; ++s) sum += src[s * L + l];
-          const double mean = sum / static_cast<double>(a.spatial);
-          for (int64_t s = 0; s < a.spatial; ++s) {
-            const double d = src[s * L + l] - mean;
-            sq += d * d;
-          }
-          const double inv = 1.0 / std::sqrt(sq / static_cast<double>(a.spatial) + eps);
-          const float k = static_cast<float>(inv * scale[c]);
-          const float shift = static_cast<float>(bias[c] - mean * inv * scale[c]);
-          for (int64_t s = 0; s < a.spatial; ++s) dst[s * L + l] = src[s * L + l] * k + shift;
-        }
+        if (L == kChannelPack)
+          normalizePlane<kChannelPack>(src, dst, a.spatial, std::min<int64_t>(L, a.channels - c0), scale + c0,
+                                       bias + c0, eps);
+        else
+          normalizePlane<1>(src, dst, a.spatial, 1, scale + c0, bias + c0, eps);
       }
     }, 1);
     return Status::ok();
