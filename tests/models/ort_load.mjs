@@ -17,9 +17,10 @@ export function loadOrt(ortDir = defaultOrtDir) {
   }
 }
 
-export function createSession(ort, model, threads) {
+// `extra`: more session options (benchmarks/ort_profile.mjs turns the profiler on).
+export function createSession(ort, model, threads, extra = {}) {
   return ort.InferenceSession.create(model, {
     executionProviders: ['cpu'], intraOpNumThreads: threads, interOpNumThreads: 1,
-    executionMode: 'sequential', graphOptimizationLevel: 'all',
+    executionMode: 'sequential', graphOptimizationLevel: 'all', ...extra,
   });
 }
