@@ -41,7 +41,7 @@ struct DepthwiseRow {
   float* y;
   int64_t W, OW, pw;   // the input row's pixels, the output row's, the padding before
   int64_t ow0, count;  // the interior kernels' outputs [ow0, ow0 + count): AVX-512 a multiple of 4; AVX2 any
-  RegisterClamp clamp;  // applied by the whole-row kernels (wholeRow, wholeRowAvx2Stride1) only
+  RegisterClamp clamp;  // applied by the whole-row kernels (wholeRow, wholeRowAvx2) only
 };
 
 #ifdef TESSERA_DEPTHWISE_X86
@@ -525,20 +525,6 @@ __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2Stride1(c
   storeAvx2Step<kNarrow>(r, r.y, ow, acc);
 }
 
-// A whole row that way (wholeRowAvx2Fits): masked steps at both ends, plain ones over the
-// interior [ow0, ow0 + count) (none when count < 8; the ends' steps then cover the row).
-// The ends had gone through the single-output code: a third of the op's time on 80-wide rows.
-// A row of fewer than 8 outputs (MobileNets' 7x7 planes) is one step with masked stores; it
-// had gone through the 4-float path.
-template <int KW>
-__attribute__((target("avx2,fma"))) void wholeRowAvx2Stride1(const DepthwiseRow& r) {
-  const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
-  if (r.OW < 8) return stepAvx2Stride1<KW, true, true>(r, 0, bias);
-  stepAvx2Stride1<KW, true>(r, 0, bias);
-  for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) stepAvx2Stride1<KW, false>(r, ow, bias);
-  stepAvx2Stride1<KW, true>(r, r.OW - 8, bias);
-}
-
 // Eight outputs of a row from ow on AVX2 at stride 2 for KW = 3 or 5 without dilation. Output
 // vector i (outputs ow + 2i, ow + 2i + 1) at tap kw reads input pixels 4i + kw and 4i + kw + 2
 // of the step (pixel 0: 2 ow - pw). Each window row's 14 + KW pixels are loaded once as pixel
@@ -581,14 +567,25 @@ __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2Stride2(c
   storeAvx2Step<kNarrow>(r, r.y, ow, acc);
 }
 
-// A whole row that way, steps as wholeRowAvx2Stride1's.
-template <int KW>
-__attribute__((target("avx2,fma"))) void wholeRowAvx2Stride2(const DepthwiseRow& r) {
+// A whole row at stride S (1 or 2) in those steps (wholeRowAvx2Fits): masked steps at both
+// ends, plain ones over the interior [ow0, ow0 + count) (none when count < 8; the ends' steps
+// then cover the row). The ends had gone through the single-output code: a third of the op's
+// time on 80-wide rows. A row of fewer than 8 outputs (MobileNets' 7x7 planes) is one step
+// with masked loads; it had gone through the 4-float path.
+template <int S, int KW, bool kMasked, bool kNarrow = false>
+__attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2(const DepthwiseRow& r, int64_t ow,
+                                                                       __m256 bias) {
+  if constexpr (S == 1) stepAvx2Stride1<KW, kMasked, kNarrow>(r, ow, bias);
+  else stepAvx2Stride2<KW, kMasked, kNarrow>(r, ow, bias);
+}
+
+template <int S, int KW>
+__attribute__((target("avx2,fma"))) void wholeRowAvx2(const DepthwiseRow& r) {
   const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
-  if (r.OW < 8) return stepAvx2Stride2<KW, true, true>(r, 0, bias);
-  stepAvx2Stride2<KW, true>(r, 0, bias);
-  for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) stepAvx2Stride2<KW, false>(r, ow, bias);
-  stepAvx2Stride2<KW, true>(r, r.OW - 8, bias);
+  if (r.OW < 8) return stepAvx2<S, KW, true, true>(r, 0, bias);
+  stepAvx2<S, KW, true>(r, 0, bias);
+  for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) stepAvx2<S, KW, false>(r, ow, bias);
+  stepAvx2<S, KW, true>(r, r.OW - 8, bias);
 }
 
 // stepAvx2Stride1 for two output rows of a 3x3 window (KH = 3) at a time, as rowPairStep on
@@ -627,7 +624,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline void pairStepAvx2(cons
   storeAvx2Step<kNarrow>(r, y1, ow, a1);
 }
 
-// Two rows that way, steps as wholeRowAvx2Stride1's.
+// Two rows that way, steps as wholeRowAvx2's.
 __attribute__((target("avx2,fma"))) void wholeRowPairAvx2(const DepthwiseRow& r, const float* const (&rows)[4],
                                                           float* y0, float* y1) {
   const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
@@ -908,8 +905,8 @@ class CpuDepthwiseConv final : public Execution {
       const int64_t count = interior256 || rowAvx2 ? owHi - owLo : (owHi - owLo) / 4 * 4;
       const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count, rowAvx2 ? clamp : RegisterClamp()};
       if (rowAvx2) {
-        if (sw == 1) KW == 3 ? wholeRowAvx2Stride1<3>(r) : wholeRowAvx2Stride1<5>(r);
-        else KW == 3 ? wholeRowAvx2Stride2<3>(r) : wholeRowAvx2Stride2<5>(r);
+        if (sw == 1) KW == 3 ? wholeRowAvx2<1, 3>(r) : wholeRowAvx2<1, 5>(r);
+        else KW == 3 ? wholeRowAvx2<2, 3>(r) : wholeRowAvx2<2, 5>(r);
         return clamp.any();
       }
       if (interior256 && sw == 1 && dw == 1 && KW == 3) interiorRowAvx2Stride1<3>(r);
