@@ -6,37 +6,13 @@
 #include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
+#include "backends/cpu/LaneSums.hpp"
 #include "backends/cpu/NC4HW4.hpp"
 #include "ops/InstanceNormalization.hpp"
 #include "tessera/Registry.hpp"
 
 namespace tessera {
 namespace {
-
-// Per lane l < L, the sum over s < n of x[s * L + l] (kSquares: of (x[s * L + l] - mean[l])^2),
-// in double, as 8 / L independent partial sums a lane: one chain of dependent adds per lane
-// waited on each add's latency, and the lanes of an NC4HW4 plane had each read it whole.
-template <int L, bool kSquares>
-void laneSums(const float* x, int64_t n, const double (&mean)[L], double (&out)[L]) {
-  constexpr int P = 8 / L;
-  double part[P][L] = {};
-  int64_t s = 0;
-  for (; s + P <= n; s += P)
-    for (int p = 0; p < P; ++p)
-      for (int l = 0; l < L; ++l) {
-        const double v = x[(s + p) * L + l] - mean[l];
-        part[p][l] += kSquares ? v * v : v;
-      }
-  for (; s < n; ++s)
-    for (int l = 0; l < L; ++l) {
-      const double v = x[s * L + l] - mean[l];
-      part[0][l] += kSquares ? v * v : v;
-    }
-  for (int l = 0; l < L; ++l) {
-    out[l] = 0;
-    for (int p = 0; p < P; ++p) out[l] += part[p][l];
-  }
-}
 
 // One plane of L lanes (`channels` of them real, the rest padding, written as 0).
 template <int L>
