@@ -567,11 +567,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2Stride2(c
   storeAvx2Step<kNarrow>(r, r.y, ow, acc);
 }
 
-// A whole row at stride S (1 or 2) in those steps (wholeRowAvx2Fits): masked steps at both
-// ends, plain ones over the interior [ow0, ow0 + count) (none when count < 8; the ends' steps
-// then cover the row). The ends had gone through the single-output code: a third of the op's
-// time on 80-wide rows. A row of fewer than 8 outputs (MobileNets' 7x7 planes) is one step
-// with masked loads; it had gone through the 4-float path.
+// The AVX2 8-output step at stride S (1 or 2).
 template <int S, int KW, bool kMasked, bool kNarrow = false>
 __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2(const DepthwiseRow& r, int64_t ow,
                                                                        __m256 bias) {
@@ -579,6 +575,11 @@ __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2(const De
   else stepAvx2Stride2<KW, kMasked, kNarrow>(r, ow, bias);
 }
 
+// A whole row at stride S (1 or 2) in those steps (wholeRowAvx2Fits): masked steps at both
+// ends, plain ones over the interior [ow0, ow0 + count) (none when count < 8; the ends' steps
+// then cover the row). The ends had gone through the single-output code: a third of the op's
+// time on 80-wide rows. A row of fewer than 8 outputs (MobileNets' 7x7 planes) is one step
+// with masked loads; it had gone through the 4-float path.
 template <int S, int KW>
 __attribute__((target("avx2,fma"))) void wholeRowAvx2(const DepthwiseRow& r) {
   const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
