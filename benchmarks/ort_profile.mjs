@@ -72,18 +72,18 @@ function randomFeed(ort, session, shapes) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const ort = loadOrt();
-  const prefix = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ort_profile-')), 'profile');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ort_profile-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));  // on errors too
+  const prefix = path.join(dir, 'profile');
   // The reference runs' options, plus the profiler.
   const session = await createSession(ort, args.model, args.threads, { enableProfiling: true, profileFilePrefix: prefix });
   const feeds = randomFeed(ort, session, args.shapes);
   for (let i = 0; i < args.warmup + args.runs; i++) await session.run(feeds);
   session.endProfiling();
   await session.release?.();
-  const dir = path.dirname(prefix);
   const file = fs.readdirSync(dir).find((f) => f.endsWith('.json'));
   if (!file) fail(`the profiler wrote no file under ${dir}`);
   const events = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-  fs.rmSync(dir, { recursive: true, force: true });
 
   // Node events are '<node>_kernel_time'; runs come in order, so the last --runs of each node
   // are the timed ones.
