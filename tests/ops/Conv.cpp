@@ -215,15 +215,16 @@ TEST(ConvOp, Winograd3x3) {
   const Window oneSided = {{3, 3}, {1, 1}, {1, 1}, {2, 0}, {0, 1}};
   uint32_t seed = 50;
   runConvCase({{1, 16, 7, 9}, 13, 1, k3, true}, seed++);
-  runConvCase({{3, 16, 9, 6}, 8, 1, valid, false}, seed++);
+  runConvCase({{3, 16, 9, 6}, 14, 1, valid, false}, seed++);
   runConvCase({{2, 20, 11, 5}, 24, 1, oneSided, true}, seed++);
-  runConvCase({{1, 32, 19, 23}, 9, 1, k3, true}, seed++);  // 120 tiles: three tasks
-  runConvCase({{1, 264, 4, 5}, 10, 1, k3, true}, seed++);  // K past 256
+  runConvCase({{1, 32, 19, 23}, 17, 1, k3, true}, seed++);  // 120 tiles: three tasks
+  runConvCase({{1, 264, 4, 5}, 14, 1, k3, true}, seed++);  // K past 256
   // Rows wide enough for the AVX-512 transform's groups of four tiles, tasks that end
   // mid-row (15 tiles a row, 48 a task) and mid-group, batch 2, and no padding.
-  runConvCase({{2, 16, 10, 30}, 12, 1, k3, true}, seed++);
+  runConvCase({{2, 16, 10, 30}, 28, 1, k3, true}, seed++);
   runConvCase({{1, 24, 6, 26}, 20, 1, valid, false}, seed++);
-  // Detection heads' few outputs (anchors x 2 scores): one ragged output block, one whole.
+  // Few outputs (detection heads): Winograd only where the direct kernel is not in use
+  // (TESSERA_CPU_ISA=generic); elsewhere ConvOp.FewOutputs' kernel.
   runConvCase({{2, 64, 7, 9}, 6, 1, k3, true}, seed++);
   runConvCase({{1, 128, 5, 6}, 4, 1, k3, true}, seed++);
   // Too few tiles for the threads: tasks split the output channels too (ColumnSplit.hpp): a
@@ -247,6 +248,33 @@ TEST(ConvOp, Winograd3x3) {
   runConvCase({{2, 24, 14, 11}, 16, 1, d32, true}, seed++);
   runConvCase({{1, 16, 12, 13}, 8, 1, d2valid, true}, seed++);
   runConvCase({{1, 32, 29, 40}, 20, 1, d2, true}, seed++);  // several tasks
+}
+
+// Stride-1 convs with at most 12 outputs from 5 or more channels: the CPU's direct kernel on
+// AVX2 and AVX-512 (ConvFewOutputs.hpp). Detection heads (3x3 into 4-12 from 64-256
+// channels, down to a 5x4 plane), one ragged output block and whole ones, input channels not
+// a multiple of 4, windows from 1x3 to 7x7 with one-sided and no padding, a window taller
+// than x, rows wide enough for several 24-point register tiles and planes tall enough for
+// several bands (and a tile crossing rows, and the band's last tile past its end), batch 3.
+TEST(ConvOp, FewOutputs) {
+  const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
+  const Window valid = {{3, 3}, {1, 1}, {1, 1}, {0, 0}, {0, 0}};
+  uint32_t seed = 500;
+  runConvCase({{1, 64, 30, 40}, 12, 1, k3, true}, seed++);
+  runConvCase({{2, 64, 15, 20}, 6, 1, k3, true}, seed++);
+  runConvCase({{1, 128, 8, 10}, 4, 1, k3, false}, seed++);
+  runConvCase({{3, 256, 4, 5}, 6, 1, k3, true}, seed++);
+  runConvCase({{1, 256, 4, 5}, 12, 1, k3, true}, seed++);
+  runConvCase({{1, 5, 9, 10}, 8, 1, k3, true}, seed++);
+  runConvCase({{2, 13, 11, 7}, 1, 1, k3, true}, seed++);
+  runConvCase({{1, 12, 6, 8}, 7, 1, valid, false}, seed++);
+  runConvCase({{1, 16, 9, 14}, 3, 1, {{5, 5}, {1, 1}, {1, 1}, {2, 1}, {0, 2}}, true}, seed++);
+  runConvCase({{1, 8, 5, 11}, 5, 1, {{1, 3}, {1, 1}, {1, 1}, {0, 0}, {0, 0}}, true}, seed++);
+  runConvCase({{1, 6, 13, 12}, 2, 1, {{7, 7}, {1, 1}, {1, 1}, {3, 3}, {3, 3}}, true}, seed++);
+  runConvCase({{1, 9, 3, 3}, 10, 1, {{5, 5}, {1, 1}, {1, 1}, {2, 2}, {2, 2}}, true}, seed++);
+  runConvCase({{1, 32, 6, 50}, 10, 1, k3, true}, seed++);
+  runConvCase({{1, 16, 40, 7}, 12, 1, k3, false}, seed++);
+  runConvCase({{1, 7, 1, 1}, 9, 1, k3, true}, seed++);  // one pixel, every tap but one in the padding
 }
 
 // 1-4 input channels: the CPU's direct kernel on AVX-512 and AVX2 (ConvFewChannels.hpp), with
@@ -398,7 +426,7 @@ TEST(ConvOp, FusedActivationWithoutSum) {
                                    {{1, 9, 3, 5}, 9, 9, k5},      {{2, 16, 9, 13}, 96, 1, k1},   {{1, 12, 5, 7}, 6, 1, k1},
                                    {{1, 48, 3, 11}, 13, 1, k1},   {{2, 7, 9, 11}, 8, 1, k3},     {{1, 96, 5, 7}, 40, 1, k1},
                                    {{1, 600, 5, 5}, 48, 1, k1},   {{1, 8, 9, 10}, 36, 1, s2},    {{2, 16, 7, 9}, 12, 1, k3},
-                                   {{1, 32, 5, 6}, 6, 1, k3},
+                                   {{1, 32, 5, 6}, 6, 1, k3},     {{1, 20, 9, 14}, 5, 1, k5},
                                    // 1-4 input channels (ConvFewChannels.hpp: Relu and Clip
                                    // in registers): tiles and edges, two groups of 16, 7x7.
                                    {{2, 3, 11, 37}, 20, 1, s2},   {{1, 1, 5, 30}, 8, 1, k3},

@@ -19,6 +19,7 @@
 #include "backends/cpu/CacheAligned.hpp"
 #include "backends/cpu/ColumnSplit.hpp"
 #include "backends/cpu/ConvFewChannels.hpp"
+#include "backends/cpu/ConvFewOutputs.hpp"
 #include "backends/cpu/ConvPointwise.hpp"
 #include "backends/cpu/ConvWinograd.hpp"
 #include "backends/cpu/CpuBackend.hpp"
@@ -63,6 +64,9 @@ class CpuConv final : public Execution {
     if (FewChannelConv::suits(shape_, xAddr_, yAddr_)) {
       path_ = Path::kFewChannels;
       fewChannelConv_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1]);
+    } else if (FewOutputConv::suits(shape_, xAddr_, yAddr_)) {
+      path_ = Path::kFewOutputs;
+      fewOutputConv_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1], cpuPool(*this).threads());
     } else if (WinogradConv::suits(shape_, xAddr_, yAddr_)) {
       path_ = Path::kWinograd;
       winogradConv_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1], cpuPool(*this).threads());
@@ -71,6 +75,7 @@ class CpuConv final : public Execution {
       pointwiseConv_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1], cpuPool(*this).threads());
     }
     if (path_ != Path::kFewChannels) fewChannelConv_ = FewChannelConv();
+    if (path_ != Path::kFewOutputs) fewOutputConv_ = FewOutputConv();
     if (path_ != Path::kWinograd) winogradConv_ = WinogradConv();
     if (path_ != Path::kPointwise) pointwiseConv_ = PointwiseConv();
     if (path_ != Path::kGemm) {
@@ -163,6 +168,7 @@ class CpuConv final : public Execution {
       const FusedActivation act = z ? FusedActivation() : params_.activation;  // applied after Z
       if (path_ == Path::kWinograd) winogradConv_.run(cpuPool(*this), x, bias, y, act);
       if (path_ == Path::kFewChannels) fewChannelConv_.run(cpuPool(*this), x, bias, y, act);
+      if (path_ == Path::kFewOutputs) fewOutputConv_.run(cpuPool(*this), x, bias, y, act);
       if (z)
         addSumAndActivate(cpuPool(*this), y, z, static_cast<int64_t>(outputs[0]->byteSize() / sizeof(float)),
                           params_.activation);
@@ -392,10 +398,11 @@ class CpuConv final : public Execution {
   bool direct_ = false;  // pointwise on whole blocks: the GEMM reads x in place
   // im2col (or x in place) + GEMM, or a kernel of its own for 3x3 stride 1 (Winograd) or a
   // first conv on an image (1-4 input channels).
-  enum class Path { kGemm, kWinograd, kFewChannels, kPointwise };
+  enum class Path { kGemm, kWinograd, kFewChannels, kFewOutputs, kPointwise };
   Path path_ = Path::kGemm;
   WinogradConv winogradConv_;
   FewChannelConv fewChannelConv_;
+  FewOutputConv fewOutputConv_;
   PointwiseConv pointwiseConv_;
   AlignedFloats reordered_;  // W in K order, for packing weights computed at run time
   PackedWeights weights_;          // the GEMM's B: shared by the Session's plans when constant
