@@ -67,6 +67,9 @@ TEST(MatMulOp, ShapesAndBroadcasting) {
       // K in one GEMM chunk up to 1024 (701: a partial last group of 4), in chunks past it,
       // and a grid of row and column chunks (130 rows: two row chunks).
       {{130, 701}, {701, 100}}, {{30, 1100}, {1100, 40}},
+      // B past 4 MB (a transformer MLP's weights): column chunks only, of uneven panel counts
+      // (66 panels in 8), each packing all of A, K in two chunks.
+      {{100, 1030}, {1030, 1050}},
   };
   uint32_t seed = 1;
   for (const auto& c : cases) {
