@@ -16,6 +16,7 @@
 
 #include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/CpuIsa.hpp"
+#include "backends/cpu/FmaInPlace.hpp"
 #include "tessera/ThreadPool.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -358,13 +359,6 @@ __attribute__((target("avx2,fma"))) inline __m256 biasAvx2(const PackedTile& t, 
   alignas(32) float part[8] = {};
   for (int c = col0; c < t.cols; ++c) part[c - col0] = t.bias[c];
   return _mm256_load_ps(part);
-}
-
-// c += a * b, the sum kept in c's register: with plain intrinsics GCC 12 chose the form that
-// overwrites a multiplicand (vfmadd132ps), so the unrolled steps moved accumulators between
-// registers and spilled some to the stack each step (half the FMA rate on Zen 3).
-__attribute__((target("avx2,fma"), always_inline)) inline void fmaAvx2(__m256& c, __m256 a, __m256 b) {
-  __asm__("vfmadd231ps %2, %1, %0" : "+x"(c) : "x"(a), "x"(b));
 }
 
 // 6 x 16 in twelve 8-wide accumulators.
