@@ -8,10 +8,10 @@
 // loaded once, each of its channels spread over the 4 lanes of its pixel by an in-lane
 // permute, and multiplied by the channel's weights for 4 output channels (packed repeated
 // 4 times). Two groups of 4 pixels share every weight load. On AVX2 a vector is 2 pixels x 4
-// channels (the first half of the same packing), 4 pixels a step. Bias, Z and the fused
-// activation are applied to each chunk of pixels while it is in cache. The CPU's Conv takes this path for
-// the shapes `suits` accepts (measured against the GEMM in ConvPointwise.cpp); the others
-// stay on the GEMM, whose kernels are faster there.
+// channels (the first half of the same packing), 4 pixels a step, a pass's steps in one
+// call. Bias, Z and the fused activation are applied to each chunk of pixels while it is in
+// cache. The CPU's Conv takes this path for the shapes `suits` accepts (measured against the
+// GEMM in ConvPointwise.cpp); the others stay on the GEMM, whose kernels are faster there.
 #pragma once
 #include <cstdint>
 #include <vector>
