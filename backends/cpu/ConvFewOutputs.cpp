@@ -175,8 +175,10 @@ bool FewOutputConv::suits(const ConvShape& c, const ChannelAddressing& x, const 
   if (cpuIsa() == CpuIsa::kGeneric || g.rank != 2 || c.group != 1 || !x.packed || !y.packed) return false;
   for (int d = 0; d < 2; ++d)
     if (g.stride[d] != 1 || g.dilation[d] != 1 || g.kernel[d] > kMaxKernel) return false;
-  // 1x1 convs have a kernel of their own (ConvPointwise.hpp) or read x in place for the GEMM.
-  return g.kernel[0] * g.kernel[1] > 1 && c.inChannels > 4 && c.outChannels <= kMaxOutputs;
+  // 1x1 convs have a kernel of their own (ConvPointwise.hpp) or read x in place for the GEMM;
+  // an empty x or y (auto_pad SAME over a 0-wide input) goes there too.
+  return g.kernel[0] * g.kernel[1] > 1 && c.inChannels > 4 && c.outChannels <= kMaxOutputs && c.batch > 0 &&
+         g.output[0] > 0 && g.output[1] > 0;
 #else
   (void)c, (void)x, (void)y;
   return false;

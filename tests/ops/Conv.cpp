@@ -275,6 +275,14 @@ TEST(ConvOp, FewOutputs) {
   runConvCase({{1, 32, 6, 50}, 10, 1, k3, true}, seed++);
   runConvCase({{1, 16, 40, 7}, 12, 1, k3, false}, seed++);
   runConvCase({{1, 7, 1, 1}, 9, 1, k3, true}, seed++);  // one pixel, every tap but one in the padding
+  // A 0-wide x under auto_pad SAME: an empty y of the right shape (the kernel itself refuses
+  // empty planes, whose padded grid would be 0 wide).
+  Attributes same;
+  same.setString("auto_pad", "SAME_UPPER");
+  OpRun r = runOp("Conv", {randomTensor({1, 8, 5, 0}, seed), randomTensor({4, 8, 3, 1}, seed + 1)}, same, 1,
+                  BackendType::kCPU);
+  ASSERT_TRUE(r.status.isOk()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].shape(), Shape({1, 4, 5, 0}));
 }
 
 // 1-4 input channels: the CPU's direct kernel on AVX-512 and AVX2 (ConvFewChannels.hpp), with
