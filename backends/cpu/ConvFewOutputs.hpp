@@ -1,11 +1,11 @@
 // 2-D stride-1 convolutions with at most 12 output channels (a detector's score and box
 // heads: 3x3 over 64-256 channels into 4-12) as a direct kernel on the AVX2 and AVX-512
 // paths. Winograd and im2col both pad the GEMM's N to 16 columns and pay for transforms or
-// a KH*KW-times copy of x that few outputs cannot repay. Here each output channel holds 8
-// (or 16) adjacent output pixels in registers; a task copies its band of x's rows out of
-// NC4HW4 into zero-padded channel rows once, and each input value loaded then meets the
-// tap's 4, 8 or 12 weights, broadcast. Accumulators are transposed into NC4HW4 blocks as
-// they are stored.
+// a KH*KW-times copy of x that few outputs cannot repay. Here a task copies its band of x's
+// rows out of NC4HW4 once, into zero-padded channel rows laid end to end (a "padded grid",
+// ConvFewOutputs.cpp), and runs one pass per output block of 4 channels: a register tile is
+// 4 channels x 24 grid points, so each weight, broadcast once, feeds three multiply-adds.
+// Accumulators are transposed into NC4HW4 pixels as they are stored.
 #pragma once
 #include <cstdint>
 
@@ -20,12 +20,13 @@ class ThreadPool;
 
 class FewOutputConv {
  public:
-  // 2-D, one group, stride and dilation 1, a window wider than 1x1 up to 7x7, 5 or more
-  // input channels, 1-12 output channels, x and y in NC4HW4, and the AVX2 kernel available.
+  // 2-D, one group, stride and dilation 1, a window larger than 1x1 up to 7x7, 5 or more
+  // input channels, 1-12 output channels, a non-empty y, x and y in NC4HW4, and the AVX2
+  // kernel available.
   static bool suits(const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y);
 
-  // At resize: the weights (`w` [M, C, KH, KW]) as [C][KH][KW][outputs rounded up to 4],
-  // shared by the Session's plans when constant; the bands of output rows a task takes.
+  // At resize: the weights (`w` [M, C, KH, KW]) as [M / 4 blocks][C][KH][KW][4], shared by
+  // the Session's plans when constant; the bands of output rows (and blocks) a task takes.
   void plan(PackedConstants& cache, const ConvShape& c, const ChannelAddressing& x, const ChannelAddressing& y,
             const Tensor* w, int threads);
   // y = conv(x, w) + bias, then `act`; the padding lanes of y are left for the caller.
