@@ -7,8 +7,9 @@
 // 4-D tensors run on NC4HW4, other ranks on NCHW; the kernel reads both through
 // ChannelAddressing, so a folded (NCHW) run uses the same code. Depthwise 2-D convolutions
 // go to their own direct kernel (ConvDepthwise.cpp); 3x3 stride-1 ones with enough channels
-// through Winograd's transforms (ConvWinograd.hpp), and those with 1-4 input channels to a
-// direct kernel (ConvFewChannels.hpp). The optional Z input (ops/Conv.hpp), in y's layout, is
+// through Winograd's transforms (ConvWinograd.hpp), those with 1-4 input channels to a
+// direct kernel (ConvFewChannels.hpp), stride-1 ones with at most 12 outputs to another
+// (ConvFewOutputs.hpp), and pointwise ones with few channels to a third (ConvPointwise.hpp). The optional Z input (ops/Conv.hpp), in y's layout, is
 // added to each GEMM tile before its activation; the other kernels write y with its bias and
 // a pass over the output adds Z and applies the activation.
 #include <algorithm>
@@ -396,8 +397,8 @@ class CpuConv final : public Execution {
   enum class KOrder { kChannelTap, kTapChannel, kRowBlock };
   KOrder order_ = KOrder::kChannelTap;
   bool direct_ = false;  // pointwise on whole blocks: the GEMM reads x in place
-  // im2col (or x in place) + GEMM, or a kernel of its own for 3x3 stride 1 (Winograd) or a
-  // first conv on an image (1-4 input channels).
+  // im2col (or x in place) + GEMM, or a kernel of its own for 3x3 stride 1 (Winograd), a
+  // first conv on an image (1-4 input channels), few outputs, or a pointwise conv.
   enum class Path { kGemm, kWinograd, kFewChannels, kFewOutputs, kPointwise };
   Path path_ = Path::kGemm;
   WinogradConv winogradConv_;
