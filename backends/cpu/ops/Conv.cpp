@@ -9,9 +9,10 @@
 // go to their own direct kernel (ConvDepthwise.cpp); 3x3 stride-1 ones with enough channels
 // through Winograd's transforms (ConvWinograd.hpp), those with 1-4 input channels to a
 // direct kernel (ConvFewChannels.hpp), stride-1 ones with at most 12 outputs to another
-// (ConvFewOutputs.hpp), and pointwise ones with few channels to a third (ConvPointwise.hpp). The optional Z input (ops/Conv.hpp), in y's layout, is
-// added to each GEMM tile before its activation; the other kernels write y with its bias and
-// a pass over the output adds Z and applies the activation.
+// (ConvFewOutputs.hpp), and pointwise ones with few channels to a third (ConvPointwise.hpp).
+// The optional Z input (ops/Conv.hpp), in y's layout, is added to each GEMM tile before its
+// activation; the other kernels write y with its bias and a pass over the output adds Z and
+// applies the activation.
 #include <algorithm>
 #include <cstring>
 #include <vector>
