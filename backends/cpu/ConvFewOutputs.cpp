@@ -82,8 +82,8 @@ TESSERA_AVX2_INLINE __m256 clampAvx2(__m256 v, const RegisterClamp& c) {
 }
 
 // 4 output channels x 24 grid points a register tile: 12 accumulators, and each broadcast
-// weight feeds 3 multiply-adds. (Zen 3 issues about one broadcast a cycle: 12 outputs x 8
-// points, a broadcast per multiply-add, ran at half the FMA pipes' rate.)
+// weight feeds 3 multiply-adds (a first version, 12 outputs x 8 points with a broadcast per
+// multiply-add, ran at about half the FMA rate on Zen 3).
 TESSERA_AVX2 void fewOutputBlockAvx2(const FewOutputBand& b) {
   constexpr int PV = kTilePoints / 8;
   const int64_t KW = b.KW, KH = b.KH, Wp = b.Wp;

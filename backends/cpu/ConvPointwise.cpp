@@ -127,9 +127,9 @@ __attribute__((target("avx2"))) inline __m256i laneMask(int first, int valid, in
 // stores, since on AMD's Zen 2 and 3 a masked 256-bit store costs ~15 cycles against one (in
 // this kernel, 10 of them a step against 80 cycles of multiply-adds).
 template <int B, bool kFull>
-__attribute__((target("avx2,fma"), always_inline)) inline void pixelsTimesBlocksAvx2(const Geometry& g, const float* x, const float* w,
-                                                               const float* bias, float* y, int64_t p, int64_t mb0,
-                                                               int valid, const RegisterClamp& clamp) {
+__attribute__((target("avx2,fma"), always_inline)) inline void pixelsTimesBlocksAvx2(
+    const Geometry& g, const float* x, const float* w, const float* bias, float* y, int64_t p, int64_t mb0, int valid,
+    const RegisterClamp& clamp) {
   const __m256i m0 = laneMask(0, valid, 4), m1 = laneMask(2, valid, 4);
   const int lastChannels = 4 - g.padChannels;
   const __m256i c0 = laneMask(0, valid, lastChannels), c1 = laneMask(2, valid, lastChannels);
