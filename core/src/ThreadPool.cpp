@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -16,11 +17,17 @@
 
 namespace tessera {
 
-// Each parallelFor publishes one job (a new generation) and every worker takes a fixed,
-// contiguous share of it: kernels are regular, and static splits keep results independent
-// of timing. Inference runs many short ops back to back, so waiting threads first spin a
-// few tens of microseconds before sleeping; sleeping at once costs a futex wake per op,
-// which measured 5x slower than one thread on a small model.
+// Each parallelFor publishes one job (a new generation) split into one contiguous chunk per
+// thread: kernels are regular, and static splits keep results independent of timing. Inference
+// runs many short ops back to back, so waiting threads first spin a few tens of microseconds
+// before sleeping; sleeping at once costs a futex wake per op, which measured 5x slower than
+// one thread on a small model.
+//
+// A chunk is claimed (per generation) by its worker or, once the caller is done with its own,
+// by the caller: on a shared machine a worker may not run for milliseconds (its core lent to
+// another guest or process), and a caller that waited for it would stall the whole op; it runs
+// the late worker's chunk itself instead, as ONNX Runtime's pool revokes work not yet begun.
+// The caller waits only for chunks a worker has begun.
 struct ThreadPool::State {
   std::mutex mutex;
   std::condition_variable wake;
@@ -30,9 +37,24 @@ struct ThreadPool::State {
   int64_t n = 0;
   int64_t chunk = 0;
   std::atomic<uint64_t> generation{0};
-  std::atomic<int> pending{0};
+  std::unique_ptr<std::atomic<uint64_t>[]> claimed;  // per chunk: the generation it last ran in
+  std::atomic<int> pending{0};                        // chunks 1.. not yet run this generation
   std::atomic<bool> stop{false};
   std::atomic<bool> busy{false};  // one parallelFor publishes a job at a time
+
+  // Runs chunk w of generation g unless someone has claimed it; the job's fields are read
+  // only after the claim, when they are g's (the next job waits for this chunk).
+  void runChunk(int64_t w, uint64_t g, bool notify) {
+    uint64_t last = claimed[w].load(std::memory_order_acquire);
+    if (last >= g || !claimed[w].compare_exchange_strong(last, g, std::memory_order_acq_rel)) return;
+    const int64_t begin = w * chunk;
+    const int64_t end = std::min(n, begin + chunk);
+    if (begin < end) (*job)(begin, end);
+    if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1 && notify) {
+      std::lock_guard<std::mutex> lock(mutex);  // pairs with the caller's wait
+      done.notify_one();
+    }
+  }
 };
 
 namespace {
@@ -40,6 +62,8 @@ constexpr int kSpinIterations = 20000;  // ~tens of microseconds of pause instru
 }
 
 ThreadPool::ThreadPool(int threads) : threads_(std::max(1, threads)), state_(new State) {
+  state_->claimed.reset(new std::atomic<uint64_t>[threads_]);
+  for (int w = 0; w < threads_; ++w) state_->claimed[w].store(0, std::memory_order_relaxed);
   for (int w = 1; w < threads_; ++w) {
     state_->workers.emplace_back([this, w] {
       State& s = *state_;
@@ -57,13 +81,7 @@ ThreadPool::ThreadPool(int threads) : threads_(std::max(1, threads)), state_(new
         }
         if (s.stop.load()) return;
         seen = g;
-        const int64_t begin = w * s.chunk;
-        const int64_t end = std::min(s.n, begin + s.chunk);
-        if (begin < end) (*s.job)(begin, end);
-        if (s.pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-          std::lock_guard<std::mutex> lock(s.mutex);  // pairs with the caller's wait
-          s.done.notify_one();
-        }
+        s.runChunk(w, g, true);
       }
     });
   }
@@ -100,16 +118,18 @@ void ThreadPool::parallelFor(int64_t n, const std::function<void(int64_t, int64_
     ~Release() { busy.store(false, std::memory_order_release); }
   } release{s.busy};
   const int64_t chunk = (n + threads_ - 1) / threads_;
+  uint64_t g = 0;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     s.job = &fn;
     s.n = n;
     s.chunk = chunk;
     s.pending.store(threads_ - 1, std::memory_order_relaxed);
-    s.generation.fetch_add(1, std::memory_order_release);
+    g = s.generation.fetch_add(1, std::memory_order_release) + 1;
   }
   s.wake.notify_all();
   fn(0, std::min(n, chunk));
+  for (int w = 1; w < threads_; ++w) s.runChunk(w, g, false);  // those no worker has begun
   for (int i = 0; i < kSpinIterations && s.pending.load(std::memory_order_acquire) != 0; ++i) TESSERA_CPU_RELAX();
   if (s.pending.load(std::memory_order_acquire) != 0) {
     std::unique_lock<std::mutex> lock(s.mutex);

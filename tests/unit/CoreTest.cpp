@@ -1,9 +1,17 @@
 // Core layer: data types, layouts, the memory planner, the thread pool and the Session.
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <future>
+#include <thread>
+#include <vector>
 
 #include "backends/cpu/MemoryPlanner.hpp"
 #include "support/OpTest.hpp"
@@ -135,6 +143,65 @@ TEST(ThreadPool, CoversRangeExactlyOnce) {
   std::vector<std::atomic<int>> hits(1001);
   pool.parallelFor(1001, [&](int64_t b, int64_t e) { for (int64_t i = b; i < e; ++i) hits[i]++; });
   for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+}
+
+// A worker that does not run (its core lent to another process; here held in a signal
+// handler) must not hold up the caller: the caller runs that worker's chunk itself.
+std::atomic<bool> workerHeld{false}, releaseWorker{false};
+void holdWorker(int) {
+  workerHeld = true;
+  const timespec pause{0, 1000000};
+  while (!releaseWorker) nanosleep(&pause, nullptr);
+  workerHeld = false;
+}
+
+TEST(ThreadPool, CallerRunsTheChunkOfAWorkerThatHasNotStarted) {
+  ThreadPool pool(2);
+  // The worker's thread: the one that runs chunk 1 while the caller, in chunk 0, waits for it
+  // (a caller done with its own chunk would take chunk 1 too).
+  std::atomic<pthread_t> worker{};
+  std::atomic<bool> found{false};
+  const pthread_t caller = pthread_self();
+  pool.parallelFor(2, [&](int64_t b, int64_t) {
+    if (b == 1 && !pthread_equal(pthread_self(), caller)) {
+      worker = pthread_self();
+      found = true;
+    }
+    for (int i = 0; b == 0 && i < 10000 && !found; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  ASSERT_TRUE(found) << "the worker never ran a chunk";
+  struct sigaction hold {}, previous{};
+  hold.sa_handler = holdWorker;
+  sigemptyset(&hold.sa_mask);
+  ASSERT_EQ(sigaction(SIGUSR1, &hold, &previous), 0);
+  releaseWorker = false;
+  ASSERT_EQ(pthread_kill(worker.load(), SIGUSR1), 0);
+  for (int i = 0; i < 10000 && !workerHeld; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(workerHeld);
+
+  std::vector<std::atomic<int>> hits(2);
+  std::atomic<bool> onCaller{true};
+  auto job = std::async(std::launch::async, [&] {
+    const pthread_t caller = pthread_self();
+    pool.parallelFor(2, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) hits[i]++;
+      if (!pthread_equal(pthread_self(), caller)) onCaller = false;
+    });
+  });
+  const bool returned = job.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+  releaseWorker = true;  // (a pool that waited would finish now)
+  job.get();
+  EXPECT_TRUE(returned) << "parallelFor waited for a worker that had not started";
+  EXPECT_TRUE(onCaller);
+  for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+  for (int i = 0; i < 10000 && workerHeld; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  sigaction(SIGUSR1, &previous, nullptr);
+
+  // The released worker takes its chunks again; every index still runs once.
+  std::vector<std::atomic<int>> again(1001);
+  for (int round = 0; round < 20; ++round)
+    pool.parallelFor(1001, [&](int64_t b, int64_t e) { for (int64_t i = b; i < e; ++i) again[i]++; });
+  for (auto& h : again) EXPECT_EQ(h.load(), 20);
 }
 
 std::shared_ptr<Graph> chain(int length) {
