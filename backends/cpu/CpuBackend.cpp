@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <fstream>
 #include <thread>
 
@@ -122,6 +123,17 @@ Status CpuBackend::onResizeEnd() {
   }
   for (auto& tb : dynamicTensors_)
     tb.first->setHostData(static_cast<uint8_t*>(arena_.get()) + tb.second.offset);
+  return Status::ok();
+}
+
+Status CpuBackend::reserveStepScratch(int64_t floats, const std::string& forWhat) {
+  if (floats <= static_cast<int64_t>(stepScratch_.size())) return Status::ok();
+  try {
+    stepScratch_.resize(static_cast<size_t>(floats));
+  } catch (const std::bad_alloc&) {
+    return Status::outOfMemory("CPU: cannot allocate " + std::to_string(floats * sizeof(float)) +
+                               " bytes of scratch for " + forWhat);
+  }
   return Status::ok();
 }
 

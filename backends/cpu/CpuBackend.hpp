@@ -3,6 +3,7 @@
 // every plan of the Session shares.
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "backends/cpu/MemoryPlanner.hpp"
@@ -29,7 +30,7 @@ class CpuBackend final : public Backend {
   void onResizeBegin() override;
   Status onResizeEnd() override;
   size_t plannedPeakBytes() const override { return planner_.peakBytes(); }
-  uint64_t sharedPlanBytes() const override { return arenaBytes_; }
+  uint64_t sharedPlanBytes() const override { return arenaBytes_ + stepScratch_.size() * sizeof(float); }
   bool canSavePlans() const override { return true; }
   std::unique_ptr<PlanState> onSavePlan() override;
   void onRestorePlan(std::unique_ptr<PlanState> state) override;
@@ -39,6 +40,11 @@ class CpuBackend final : public Backend {
   ThreadPool* hostThreads() override { return pool_.get(); }
   ThreadPool& pool() { return *pool_; }
   PackedConstants& packedConstants() { return packedConstants_; }
+  // Scratch memory for one step while it runs (a Session runs one step at a time): a step
+  // reserves its size when planned and takes the memory when it runs. Held at the largest
+  // reservation of any plan, for the Session's life, and counted in sharedPlanBytes().
+  Status reserveStepScratch(int64_t floats, const std::string& forWhat);
+  float* stepScratch() { return stepScratch_.data(); }
 
  private:
   std::unique_ptr<ThreadPool> pool_;
@@ -50,8 +56,11 @@ class CpuBackend final : public Backend {
   std::shared_ptr<void> arena_;
   size_t arenaBytes_ = 0;
   PackedConstants packedConstants_;  // shared by every plan of the Session
+  AlignedFloats stepScratch_;
 };
 
+// The backend that owns an execution (CPU executions only).
+inline CpuBackend& cpuBackend(Execution& e) { return *static_cast<CpuBackend*>(e.backend()); }
 // The pool of the backend that owns an execution (CPU executions only).
 inline ThreadPool& cpuPool(Execution& e) { return static_cast<CpuBackend*>(e.backend())->pool(); }
 // The packed-weights cache of the backend that owns an execution (CPU executions only).

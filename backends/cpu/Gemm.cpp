@@ -587,6 +587,9 @@ const PackedKernelSet& packedKernels() {
   return k;
 }
 
+// Floats of one packed A panel of `mr` rows over all of K (gemmPacked's pre-packed A).
+inline int64_t wholePanelFloats(int64_t K, int mr) { return (K + 3) / 4 * 4 * mr; }
+
 // Packs rows [m, m + rows) and k in [k0, k0 + kb) of A into one panel of `mr` rows (the layout
 // of PackedTile::a). k0 is a multiple of 4; A(m, k) = a[m * rowStride + (k / 4) * groupStride
 // + (k % 4) * kStep].
@@ -627,10 +630,11 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
   const bool nc4A = rowStride == 4 && kStep == 1;
   // A panel's first float and group stride.
   auto panelA = [&](int64_t m, int rows) -> std::pair<const float*, int64_t> {
+    if (g.aPacked) return {g.aPacked + (m0 + m) / mr * wholePanelFloats(g.K, mr) + k0 * mr, mr * 4};
     if (nc4A && rows == mr) return {g.A + k0 / 4 * groupStride + (m0 + m) * 4, groupStride};
     return {aPack + m / mr * panelFloats, mr * 4};
   };
-  for (int64_t m = 0; m < mb; m += mr) {
+  for (int64_t m = 0; m < mb && !g.aPacked; m += mr) {
     const int rows = static_cast<int>(std::min<int64_t>(mr, mb - m));
     if (!nc4A || rows < mr)
       packAPanel(g.A, rowStride, kStep, groupStride, m0 + m, rows, mr, k0, kb, aPack + m / mr * panelFloats);
@@ -787,49 +791,96 @@ void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBe
   }
 }
 
-void gemmPacked(ThreadPool& pool, const GemmArgs& g) {
-  const int threads = pool.threads();
+namespace {
+
+// How gemmPacked splits a product over `threads` threads: a grid of row chunks x column
+// chunks (one chunk of each: on the calling thread alone).
+struct GemmSplit {
+  int64_t mChunks = 1, nChunks = 1, rowPanels = 0, colPanels = 0;
+  bool single = true;  // too small to split, or one thread
+  bool packAOnce = false;  // several column chunks would each pack all their rows of A
+};
+
+GemmSplit gemmSplit(const GemmArgs& g, int threads) {
   const int mr = kernels().mr;
+  GemmSplit s;
+  s.rowPanels = (g.M + mr - 1) / mr;
+  s.colPanels = (g.N + kNR - 1) / kNR;
   const int64_t work = g.M * g.N * std::max<int64_t>(g.K, 1);
-  if (threads <= 1 || work < (int64_t(1) << 18)) {
-    gemmPackedTile(g, 0, g.M, 0, g.N);
-    if (g.finish) g.finish(g.finishContext, 0, g.M, 0, g.N);
-    return;
-  }
-  // A grid of row chunks x column chunks, about kTasksPerThread tasks per thread, claimed one
-  // at a time: rows first (a column chunk packs its rows of A again), but each row chunk at
-  // least kMinChunkPanels register tiles tall, since each reads all of B. BERT's 128 x 768
-  // by 768 x 3072 had been 8 row chunks of 12-24 rows, each streaming the 9.4 MB of B from
-  // memory for so few rows (2 threads: 1.5x one thread's speed). Column chunks first instead
-  // made the 384 x 384 by 384 x 1536 micro-benchmark 17% slower.
+  if (threads <= 1 || work < (int64_t(1) << 18)) return s;
+  s.single = false;
+  // About kTasksPerThread tasks per thread, claimed one at a time: rows first (a column chunk
+  // packs its rows of A again), but each row chunk at least kMinChunkPanels register tiles
+  // tall, since each reads all of B. BERT's 128 x 768 by 768 x 3072 had been 8 row chunks of
+  // 12-24 rows, each streaming the 9.4 MB of B from memory for so few rows (2 threads: 1.5x
+  // one thread's speed). Column chunks first instead made the 384 x 384 by 384 x 1536
+  // micro-benchmark 17% slower.
   constexpr int64_t kTasksPerThread = 4;
   constexpr int64_t kMinChunkPanels = 4;
   constexpr int64_t kLargeB = 4 << 20;
   const int64_t wanted = kTasksPerThread * threads;
-  const int64_t rowPanels = (g.M + mr - 1) / mr;
-  const int64_t colPanels = (g.N + kNR - 1) / kNR;
-  int64_t mChunks = std::max<int64_t>(1, std::min<int64_t>(wanted, rowPanels / kMinChunkPanels));
+  s.mChunks = std::max<int64_t>(1, std::min<int64_t>(wanted, s.rowPanels / kMinChunkPanels));
   // A B past kLargeB bytes comes from memory in a whole net (its weights outgrow the last-level
   // cache), and each row chunk reads all of it, each column chunk all of A: there the split
   // that reads the fewest bytes in all. BERT-base's 128 x 768 by 768 x 3072 had read its
   // 9.4 MB of B five times; now 8 column chunks (2 layers, 2 threads, AVX2 Zen 3, runs
   // alternating in one process: 41.5 -> 38.0 ms; 4 MB or 1 MB as the limit, the same).
   const int64_t aBytes = g.M * g.K * 4, bBytes = g.K * g.N * 4;
-  auto splitBytes = [&](int64_t m) { return m * bBytes + std::min<int64_t>((wanted + m - 1) / m, colPanels) * aBytes; };
+  auto splitBytes = [&](int64_t m) {
+    return m * bBytes + std::min<int64_t>((wanted + m - 1) / m, s.colPanels) * aBytes;
+  };
   if (bBytes > kLargeB) {
     int64_t best = 1;
-    for (int64_t m = 2; m <= mChunks; ++m)
+    for (int64_t m = 2; m <= s.mChunks; ++m)
       if (splitBytes(m) < splitBytes(best)) best = m;
-    mChunks = best;
+    s.mChunks = best;
   }
-  const int64_t nChunks = std::min<int64_t>((wanted + mChunks - 1) / mChunks, colPanels);
+  s.nChunks = std::min<int64_t>((wanted + s.mChunks - 1) / s.mChunks, s.colPanels);
+  // Column chunks of more than two panels pack their rows of A (gemmPackedTile), each chunk
+  // again: A packed once before them instead, where A is not an NC4HW4 tensor read in place
+  // (its panels need no packing) and its panels are the packed kernels' height.
+  s.packAOnce = s.nChunks > 1 && s.colPanels / s.nChunks > 2 && g.M > 1 && !g.aBlockStride &&
+                packedKernels().mr == mr;
+  return s;
+}
+
+}  // namespace
+
+int64_t gemmAScratchFloats(const GemmArgs& g, int threads) {
+  const GemmSplit s = gemmSplit(g, threads);
+  return s.single || !s.packAOnce ? 0 : s.rowPanels * wholePanelFloats(g.K, kernels().mr);
+}
+
+void gemmPacked(ThreadPool& pool, const GemmArgs& g) {
+  const int threads = pool.threads();
+  const int mr = kernels().mr;
+  const GemmSplit s = gemmSplit(g, threads);
+  if (s.single) {
+    gemmPackedTile(g, 0, g.M, 0, g.N);
+    if (g.finish) g.finish(g.finishContext, 0, g.M, 0, g.N);
+    return;
+  }
+  GemmArgs tasks = g;
+  if (s.packAOnce && g.aScratch) {
+    // BERT-base's MLP down-projection, 128 x 3072 by 3072 x 768, in 8 column chunks had packed
+    // its 1.5 MB of A 8 times (2 threads, AVX2 Zen 3, runs alternating in one process: medians
+    // 4-10% lower in each of 5 runs, 3.92 -> 3.55 ms in the quietest; the 2-layer encoder
+    // 27.5 -> 25.2 ms there, 3-8% lower in each run).
+    const int64_t rowStride = g.transA ? 1 : g.lda, kStep = g.transA ? g.lda : 1;
+    const int64_t panelFloats = wholePanelFloats(g.K, mr);
+    runClaimedTasks(pool, s.rowPanels, threads, [&](int64_t p, int64_t) {
+      const int rows = static_cast<int>(std::min<int64_t>(mr, g.M - p * mr));
+      packAPanel(g.A, rowStride, kStep, 4 * kStep, p * mr, rows, mr, 0, g.K, g.aScratch + p * panelFloats);
+    });
+    tasks.aPacked = g.aScratch;
+  }
   // Even shares of whole panels: ceil(panels / chunks) each had left the last chunk short
   // (a 1x1 conv at 28x28: 7 chunks of 9 row panels and one of 2, so one thread did 12% more).
-  runClaimedTasks(pool, mChunks * nChunks, threads, [&](int64_t t, int64_t) {
-    const int64_t mi = t / nChunks, ni = t % nChunks;
-    const int64_t m0 = rowPanels * mi / mChunks * mr, m1 = std::min(g.M, rowPanels * (mi + 1) / mChunks * mr);
-    const int64_t n0 = colPanels * ni / nChunks * kNR, n1 = std::min(g.N, colPanels * (ni + 1) / nChunks * kNR);
-    gemmPackedTile(g, m0, m1, n0, n1);
+  runClaimedTasks(pool, s.mChunks * s.nChunks, threads, [&](int64_t t, int64_t) {
+    const int64_t mi = t / s.nChunks, ni = t % s.nChunks;
+    const int64_t m0 = s.rowPanels * mi / s.mChunks * mr, m1 = std::min(g.M, s.rowPanels * (mi + 1) / s.mChunks * mr);
+    const int64_t n0 = s.colPanels * ni / s.nChunks * kNR, n1 = std::min(g.N, s.colPanels * (ni + 1) / s.nChunks * kNR);
+    gemmPackedTile(tasks, m0, m1, n0, n1);
     if (g.finish) g.finish(g.finishContext, m0, m1, n0, n1);
   });
 }

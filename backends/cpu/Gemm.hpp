@@ -32,6 +32,12 @@ struct GemmArgs {
   // K a multiple of 4, transA false).
   int64_t aBlockStride = 0;
   const float* packedB = nullptr;  // from gemmPackB(K, N, ...)
+  // Optional, gemmPacked: gemmAScratchFloats(*this, threads) floats, where A is packed once for
+  // all of the column chunks that would each pack it again (null: each packs its own).
+  float* aScratch = nullptr;
+  // A packed already, in panels of gemmTileRows() rows over all of K: gemmPacked sets it on
+  // its tasks' copy of the arguments (callers leave it null).
+  const float* aPacked = nullptr;
   float* C = nullptr;              // element (m, n) = C[m*ldc + n]
   int64_t ldc = 0;
   // Nonzero: C is an NC4HW4 activation written in place, element (m, n) =
@@ -54,6 +60,10 @@ struct GemmArgs {
 // Computes rows [mBegin, mEnd) and columns [nBegin, nEnd) of C on the calling thread.
 // nBegin must be a multiple of gemmPanelWidth().
 void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBegin, int64_t nEnd);
+// Floats of GemmArgs::aScratch that gemmPacked would use for this product (its sizes, A's
+// layout) on `threads` threads: 0 where it splits the columns into one chunk or reads A in
+// place.
+int64_t gemmAScratchFloats(const GemmArgs& g, int threads);
 // The whole product, split over the pool's threads (by rows, or by columns when M is small),
 // each block of C then finished (GemmArgs::finish).
 void gemmPacked(ThreadPool& pool, const GemmArgs& g);

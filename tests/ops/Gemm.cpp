@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "backends/cpu/Gemm.hpp"
 #include "support/OpTest.hpp"
 
 namespace tessera {
@@ -47,6 +48,30 @@ TEST(GemmOp, TransposesAndBias) {
           expectClose(r.outputs[0], gemmReference(a, b, &c, ta, tb, 0.75f, -1.5f), 1e-4, 1e-4,
                       "transA " + std::to_string(ta) + " transB " + std::to_string(tb) + " C " + shapeToString(cs));
         }
+      }
+    }
+}
+
+// Few rows and many columns: the CPU splits the columns over its 2 threads' tasks and packs A
+// once for all of them (in the step scratch), where each task had packed it; A transposed or
+// not, K in one chunk or two (1030), a partial last row panel and column panel.
+TEST(GemmOp, ColumnChunksShareOnePackingOfA) {
+  uint32_t seed = 70;
+  for (const Shape& mkn : {Shape{37, 301, 400}, Shape{20, 1030, 410}})
+    for (bool ta : {false, true}) {
+      GemmArgs shape;
+      shape.M = mkn[0], shape.K = mkn[1], shape.N = mkn[2], shape.lda = ta ? mkn[0] : mkn[1], shape.transA = ta;
+      ASSERT_GT(gemmAScratchFloats(shape, 2), 0) << shapeToString(mkn) << ": A would not be packed once";
+      const Tensor a = randomTensor(ta ? Shape{mkn[1], mkn[0]} : Shape{mkn[0], mkn[1]}, seed++);
+      const Tensor b = randomTensor({mkn[1], mkn[2]}, seed++), c = randomTensor({mkn[2]}, seed++);
+      Attributes attrs;
+      attrs.setInt("transA", ta);
+      attrs.setFloat("alpha", 0.75f);
+      for (bool constantB : {false, true}) {
+        OpRun r = runOp("Gemm", {a, b, c}, attrs, 1, BackendType::kCPU, {false, constantB, false}, 13);
+        ASSERT_TRUE(r.status.isOk()) << r.status.message();
+        expectClose(r.outputs[0], gemmReference(a, b, &c, ta, false, 0.75f, 1.f), 1e-4, 1e-4,
+                    shapeToString(mkn) + " transA " + std::to_string(ta));
       }
     }
 }

@@ -1,5 +1,6 @@
 // CPU Gemm: Y is first filled with beta * C (broadcast), then the shared packed GEMM adds
 // alpha * A' * B'. A constant B (the usual fully-connected weight) is packed once at resize.
+#include <string>
 #include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
@@ -26,7 +27,9 @@ class CpuGemm final : public Execution {
                   gemmPackedBSize(K_, N_), [this, b](float* dst) {
                     gemmPackB(K_, N_, b->data<float>(), b->dim(1), params_.transB, dst);
                   });
-    return Status::ok();
+    aScratch_ = gemmAScratchFloats(args(a), cpuPool(*this).threads());
+    return cpuBackend(*this).reserveStepScratch(aScratch_, "Gemm's A (" + std::to_string(M_) + " x " +
+                                                               std::to_string(K_) + ")");
   }
 
   WorkEstimate work(const Tensors& inputs, const Tensors& outputs) const override {
@@ -48,13 +51,9 @@ class CpuGemm final : public Execution {
         for (int64_t n = 0; n < N_; ++n)
           y[m * N_ + n] = params_.beta * cd[(rows == 1 ? 0 : m) * cols + (cols == 1 ? 0 : n)];
     }
-    GemmArgs g;
-    g.M = M_;
-    g.N = N_;
-    g.K = K_;
+    GemmArgs g = args(a);
     g.A = a.data<float>();
-    g.lda = a.dim(1);
-    g.transA = params_.transA;
+    g.aScratch = aScratch_ ? cpuBackend(*this).stepScratch() : nullptr;
     g.packedB = packedB;
     g.C = y;
     g.ldc = N_;
@@ -65,8 +64,20 @@ class CpuGemm final : public Execution {
   }
 
  private:
+  // The product's sizes and A's layout.
+  GemmArgs args(const Tensor& a) const {
+    GemmArgs g;
+    g.M = M_;
+    g.N = N_;
+    g.K = K_;
+    g.lda = a.dim(1);
+    g.transA = params_.transA;
+    return g;
+  }
+
   GemmParams params_;
   int64_t M_ = 0, N_ = 0, K_ = 0;
+  int64_t aScratch_ = 0;  // floats of the step scratch the product packs A into (gemmAScratchFloats)
   PackedWeights weights_;  // B packed: shared by the Session's plans when constant
 };
 

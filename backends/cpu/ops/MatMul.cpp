@@ -54,7 +54,13 @@ class CpuMatMul final : public Execution {
                   "MatMul K" + std::to_string(shape_.K) + " N" + std::to_string(shape_.N) + " x" + std::to_string(bBatches_) +
                       (transB_ ? " transB" : ""),
                   packedSize_ * bBatches_, [this, b](float* dst) { packB(b->data<float>(), dst); });
-    return Status::ok();
+    // One product at a time over the pool (onExecute): its A packed once in the step scratch.
+    const int threads = cpuPool(*this).threads();
+    GemmArgs g;
+    g.M = shape_.M, g.N = shape_.N, g.K = shape_.K, g.lda = shape_.K;
+    aScratch_ = batches_ < threads ? gemmAScratchFloats(g, threads) : 0;
+    return cpuBackend(*this).reserveStepScratch(aScratch_, "MatMul's A (" + std::to_string(shape_.M) + " x " +
+                                                               std::to_string(shape_.K) + ")");
   }
 
   WorkEstimate work(const Tensors& inputs, const Tensors& outputs) const override {
@@ -67,6 +73,7 @@ class CpuMatMul final : public Execution {
     const float* a = inputs[0]->data<float>();
     float* y = outputs[0]->data<float>();
     ThreadPool& pool = cpuPool(*this);
+    float* aScratch = aScratch_ ? cpuBackend(*this).stepScratch() : nullptr;
     const MatMulShape& s = shape_;
     auto args = [&](int64_t i) {
       GemmArgs g;
@@ -78,6 +85,7 @@ class CpuMatMul final : public Execution {
       g.packedB = packedB + bIndex_[i] * packedSize_;
       g.C = y + i * s.M * s.N;
       g.ldc = s.N;
+      g.aScratch = aScratch;
       return g;
     };
     const float* bias = inputs.size() > kMatMulBiasInput && inputs[kMatMulBiasInput]
@@ -149,6 +157,7 @@ class CpuMatMul final : public Execution {
   float alpha_;  // the product's scale (ops/MatMul.hpp)
   MatMulShape shape_;
   int64_t batches_ = 1, aBatches_ = 1, bBatches_ = 1, packedSize_ = 0;
+  int64_t aScratch_ = 0;  // floats of the step scratch a product packs A into (gemmAScratchFloats)
   std::vector<int64_t> aIndex_, bIndex_;
   PackedWeights weights_;  // B packed: shared by the Session's plans when constant
 };
