@@ -445,6 +445,10 @@ __attribute__((target("avx2"), always_inline)) inline __m256 pixelPair(const flo
 // Where count is not a multiple of 8 the last step is moved back to end at ow0 + count,
 // recomputing a few outputs (the same values written twice) rather than leaving up to 7 to
 // the 4-float and single-output code, which took as long as the rest of an 80-wide row.
+// Whether the 8-output step from ow needs masks: some of its outputs are outside the interior
+// [ow0, ow0 + count) (their windows reach the padding).
+inline bool rowStepMasked(const DepthwiseRow& r, int64_t ow) { return ow < r.ow0 || ow + 8 > r.ow0 + r.count; }
+
 inline int64_t firstAvx2Step(const DepthwiseRow& r) { return r.count >= 8 ? r.ow0 : -1; }
 inline int64_t nextAvx2Step(const DepthwiseRow& r, int64_t ow) {
   const int64_t end = r.ow0 + r.count;
@@ -575,18 +579,25 @@ __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2(const De
   else stepAvx2Stride2<KW, kMasked, kNarrow>(r, ow, bias);
 }
 
-// A whole row at stride S (1 or 2) in those steps (wholeRowAvx2Fits): masked steps at both
-// ends, plain ones over the interior [ow0, ow0 + count) (none when count < 8; the ends' steps
-// then cover the row). The ends had gone through the single-output code: a third of the op's
-// time on 80-wide rows. A row of fewer than 8 outputs (MobileNets' 7x7 planes) is one step
-// with masked loads; it had gone through the 4-float path.
+// A whole row at stride S (1 or 2) in those steps: from output 0 in steps of 8, the last
+// moved back to end at OW (overlapping the one before), each masked where its outputs leave
+// the interior [ow0, ow0 + count) (rowStepMasked). The ends had gone through the
+// single-output code: a third of the op's time on 80-wide rows. A masked step at each end
+// plus plain steps over the interior had covered a 16-wide row twice (4 steps; now 2): one
+// thread, one-conv models alternating in one process (Zen 3), 576 channels 32x32 -> 16x16
+// p10 0.575 -> 0.431 ms, 192 channels 64x64 -> 32x32 0.361 -> 0.296, 576 channels 14x14
+// at stride 1 0.147 -> 0.118. A row of fewer than 8 outputs (MobileNets' 7x7 planes) is one
+// step with masked loads; it had gone through the 4-float path.
 template <int S, int KW>
 __attribute__((target("avx2,fma"))) void wholeRowAvx2(const DepthwiseRow& r) {
   const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
   if (r.OW < 8) return stepAvx2<S, KW, true, true>(r, 0, bias);
-  stepAvx2<S, KW, true>(r, 0, bias);
-  for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) stepAvx2<S, KW, false>(r, ow, bias);
-  stepAvx2<S, KW, true>(r, r.OW - 8, bias);
+  for (int64_t ow = 0;; ow += 8) {
+    const int64_t start = std::min(ow, r.OW - 8);
+    if (rowStepMasked(r, start)) stepAvx2<S, KW, true>(r, start, bias);
+    else stepAvx2<S, KW, false>(r, start, bias);
+    if (start + 8 >= r.OW) break;
+  }
 }
 
 // stepAvx2Stride1 for two output rows of a 3x3 window (KH = 3) at a time, as rowPairStep on
@@ -625,14 +636,17 @@ __attribute__((target("avx2,fma"), always_inline)) inline void pairStepAvx2(cons
   storeAvx2Step<kNarrow>(r, y1, ow, a1);
 }
 
-// Two rows that way, steps as wholeRowAvx2's.
+// Two rows that way, in wholeRowAvx2's steps.
 __attribute__((target("avx2,fma"))) void wholeRowPairAvx2(const DepthwiseRow& r, const float* const (&rows)[4],
                                                           float* y0, float* y1) {
   const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
   if (r.OW < 8) return pairStepAvx2<true, true>(r, rows, y0, y1, 0, bias);
-  pairStepAvx2<true>(r, rows, y0, y1, 0, bias);
-  for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) pairStepAvx2<false>(r, rows, y0, y1, ow, bias);
-  pairStepAvx2<true>(r, rows, y0, y1, r.OW - 8, bias);
+  for (int64_t ow = 0;; ow += 8) {
+    const int64_t start = std::min(ow, r.OW - 8);
+    if (rowStepMasked(r, start)) pairStepAvx2<true>(r, rows, y0, y1, start, bias);
+    else pairStepAvx2<false>(r, rows, y0, y1, start, bias);
+    if (start + 8 >= r.OW) break;
+  }
 }
 
 // Only the interior [ow0, ow0 + count) that way (the ends left to the caller), where the
