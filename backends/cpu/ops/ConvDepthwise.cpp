@@ -649,19 +649,62 @@ __attribute__((target("avx2,fma"))) void wholeRowPairAvx2(const DepthwiseRow& r,
   }
 }
 
-// Only the interior [ow0, ow0 + count) that way (the ends left to the caller), where the
-// masked ends do not reach it (padding wider than 8 outputs).
-template <int KW>
-__attribute__((target("avx2,fma"))) void interiorRowAvx2Stride1(const DepthwiseRow& r) {
-  const __m256 bias = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(r.bias));
-  for (int64_t ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow)) stepAvx2Stride1<KW, false>(r, ow, bias);
+// At stride 2 each output row reads two input rows the row before it did not: those of
+// output row oh are fetched (into L1) while the rows before it are computed. The hardware
+// prefetcher left the AVX2 kernel waiting on them (AMD Zen 3, one thread, one-conv models
+// run alternating in one process, medians: 144 channels 128x128 -> 64x64 1.56 -> 1.25 ms,
+// 96 channels 256x256 -> 128x128 6.10 -> 5.65; at stride 1, one new row a step, no gain).
+constexpr int64_t kStride2PrefetchRows = 2;  // output rows ahead (1 to 4 measured alike)
+
+inline void prefetchNewRows(const DepthwisePlane& p, int64_t W, int64_t KH, int64_t oh) {
+  for (int64_t kh = std::max<int64_t>(0, KH - p.sh); kh < KH; ++kh) {
+    const int64_t ih = oh * p.sh - p.ph + kh * p.dh;
+    if (ih < 0 || ih >= p.H) continue;
+    const char* row = reinterpret_cast<const char*>(p.x + ih * W * 4);
+    const int64_t bytes = W * 4 * static_cast<int64_t>(sizeof(float));
+    for (int64_t b = 0; b < bytes; b += static_cast<int64_t>(kCacheLine)) __builtin_prefetch(row + b);
+  }
 }
 
-// Whether the masked ends and the interior cover the row: [0, 8) and [OW - 8, OW) reach the
-// interior [owLo, owHi), and any outputs between the two ends are in an interior of 8 or more;
-// or the row has fewer than 8 outputs (one step, every load and store masked).
-inline bool wholeRowAvx2Fits(int64_t OW, int64_t owLo, int64_t owHi) {
-  return OW < 8 || (owLo <= 8 && owHi >= OW - 8 && (owHi - owLo >= 8 || OW <= 16));
+// Output rows [oh0, oh1) of one block on AVX2 (KW = 3 or 5 at stride S = 1 or 2 without
+// dilation along rows), as wholeRows on AVX-512: `r` holds everything but the rows, the
+// interior and y (y at row oh0), so the per-row set-up is done once a band. Row by row, the
+// set-up had 20% of a 576-channel 32x32 -> 16x16 conv's samples (2 threads, perf), now 6%;
+// one-conv models in interleaved invocations of both builds, 2 threads, p10: 192 channels
+// 64x64 -> 32x32 0.181 -> 0.165 ms, 576 channels 14x14 (stride 1) 0.076 -> 0.071. Narrow
+// 3x3 rows at stride 1 go two at a time (wholeRowPairAvx2) where both rows' input rows lie
+// inside x: there the masked steps are most of a row, and two rows share them (2 threads,
+// Zen 5 under TESSERA_CPU_ISA=avx2: 576 channels at 14x14 0.055 -> 0.041 ms, 960 at 7x7
+// 0.036 -> 0.029); rows 28 to 80 wide measured 0-6% slower in pairs (each tap's weights
+// broadcast again: 16 registers hold the accumulators and a row's pixels).
+template <int S, int KW>
+__attribute__((target("avx2,fma"))) void wholeRowsAvx2(DepthwiseRow r, const DepthwisePlane& p, int64_t oh0,
+                                                       int64_t oh1) {
+  // The columns whose whole window lies inside the row.
+  const int64_t owLo = std::min<int64_t>(r.pw > 0 ? (r.pw + S - 1) / S : 0, r.OW);
+  const int64_t last = r.W - KW + r.pw;
+  r.ow0 = owLo;
+  r.count = std::max(owLo, std::min<int64_t>(last >= 0 ? last / S + 1 : 0, r.OW)) - owLo;
+  const float* rows[kMaxWindowRows];
+  r.rows = rows;
+  const bool pairs = S == 1 && KW == 3 && r.KH == 3 && p.sh == 1 && p.dh == 1 && r.OW <= 16;
+  for (int64_t oh = oh0; oh < oh1; ++oh, r.y += r.OW * 4) {
+    const int64_t ih = oh - p.ph;
+    if (pairs && oh + 1 < oh1 && ih >= 0 && ih + 4 <= p.H) {
+      const float* const pair[4] = {p.x + (ih * r.W - r.pw) * 4, p.x + ((ih + 1) * r.W - r.pw) * 4,
+                                    p.x + ((ih + 2) * r.W - r.pw) * 4, p.x + ((ih + 3) * r.W - r.pw) * 4};
+      wholeRowPairAvx2(r, pair, r.y, r.y + r.OW * 4);
+      ++oh;
+      r.y += r.OW * 4;
+      continue;
+    }
+    if (p.sh == 2) prefetchNewRows(p, r.W, r.KH, oh + kStride2PrefetchRows);
+    for (int64_t kh = 0; kh < r.KH; ++kh) {
+      const int64_t row = oh * p.sh - p.ph + kh * p.dh;
+      rows[kh] = row < 0 || row >= p.H ? nullptr : p.x + (row * r.W - r.pw) * 4;
+    }
+    wholeRowAvx2<S, KW>(r);
+  }
 }
 
 // The interior of a row on AVX2 at stride S (1 or 2), any window and dilation: two pixels of a
@@ -696,8 +739,6 @@ __attribute__((target("avx2,fma"))) void interiorRowAvx2(const DepthwiseRow& r) 
 }
 #endif
 
-constexpr int64_t kStride2PrefetchRows = 2;  // output rows ahead (1 to 4 measured alike)
-
 class CpuDepthwiseConv final : public Execution {
  public:
   CpuDepthwiseConv(Backend* b, const ConvParams& p) : Execution(b), params_(p) {}
@@ -717,9 +758,14 @@ class CpuDepthwiseConv final : public Execution {
     wholeRows_ = nullptr;
     const WindowGeometry& wg = shape_.window;
     const int64_t kw = wg.kernel[1], sw = wg.stride[1];
-    if (lanes_ == kChannelPack && wide_ && wg.dilation[1] == 1 && (kw == 3 || kw == 5) && (sw == 1 || sw == 2) &&
-        wg.kernel[0] <= kMaxWideKH)
-      wholeRows_ = sw == 1 ? (kw == 3 ? wholeRows<1, 3> : wholeRows<1, 5>) : (kw == 3 ? wholeRows<2, 3> : wholeRows<2, 5>);
+    if (lanes_ == kChannelPack && (wide_ || avx2_) && wg.dilation[1] == 1 && (kw == 3 || kw == 5) &&
+        (sw == 1 || sw == 2) && wg.kernel[0] <= kMaxWideKH) {
+      if (wide_)
+        wholeRows_ = sw == 1 ? (kw == 3 ? wholeRows<1, 3> : wholeRows<1, 5>) : (kw == 3 ? wholeRows<2, 3> : wholeRows<2, 5>);
+      else
+        wholeRows_ = sw == 1 ? (kw == 3 ? wholeRowsAvx2<1, 3> : wholeRowsAvx2<1, 5>)
+                             : (kw == 3 ? wholeRowsAvx2<2, 3> : wholeRowsAvx2<2, 5>);
+    }
 #endif
     if (outputs[0]->layout() != inputs[0]->layout())
       return Status::internal("depthwise Conv needs its input and output in the same layout");
@@ -781,19 +827,11 @@ class CpuDepthwiseConv final : public Execution {
 #endif
           for (int64_t oh = oh0; oh < oh1; ++oh) {
             float* yp = y + (plane * OH + oh) * g.output[1] * lanes_;
-            int64_t rows = 1;
-            bool activated;
-            if (lanes_ == kChannelPack && oh + 1 < oh1 && rowPairAvx2(xp, yp, block, oh, clamp)) {
-              rows = 2;
-              activated = clamp.any();
-            } else {
-              activated = lanes_ == kChannelPack ? row<kChannelPack>(xp, yp, block, oh, clamp)
-                                                 : row<1>(xp, yp, block, oh, clamp);
-            }
-            const int64_t count = rows * g.output[1] * lanes_;
+            const bool activated = lanes_ == kChannelPack ? row<kChannelPack>(xp, yp, block, oh, clamp)
+                                                          : row<1>(xp, yp, block, oh, clamp);
+            const int64_t count = g.output[1] * lanes_;
             if (z) addSumRange(yp, z + (yp - y), count);
             if (!activated) applyFusedActivation(params_.activation, yp, count);  // still in cache
-            oh += rows - 1;
           }
         }
       }
@@ -861,54 +899,6 @@ class CpuDepthwiseConv final : public Execution {
     return false;
   }
 
-  // Output rows oh and oh + 1 of an NC4HW4 block through wholeRowPairAvx2, where the AVX2 path
-  // runs a 3x3 window at stride 1 without dilation, both rows' input rows lie inside x, the
-  // whole-row steps cover the row (wholeRowAvx2Fits) and it has at most 16 outputs; false
-  // (nothing done) elsewhere. Only narrow rows: there the masked end steps are most of a row,
-  // and two rows share them (2 threads, Zen 5 under TESSERA_CPU_ISA=avx2: 576 channels at
-  // 14x14 0.055 -> 0.041 ms, 960 at 7x7 0.036 -> 0.029); rows 28 to 80 wide measured 0-6%
-  // slower in pairs (each tap's weights broadcast again: 16 registers hold the accumulators
-  // and a row's pixels).
-  bool rowPairAvx2(const float* x, float* y, int64_t block, int64_t oh, const RegisterClamp& clamp) const {
-#ifdef TESSERA_DEPTHWISE_X86
-    const WindowGeometry& g = shape_.window;
-    const int64_t H = g.input[0], W = g.input[1], OW = g.output[1], pw = g.padBegin[1];
-    if (!avx2_ || g.kernel[0] != 3 || g.kernel[1] != 3 || g.stride[0] != 1 || g.stride[1] != 1 ||
-        g.dilation[0] != 1 || g.dilation[1] != 1)
-      return false;
-    const int64_t ih = oh - g.padBegin[0];
-    if (OW > 16 || ih < 0 || ih + 4 > H) return false;
-    const int64_t owLo = std::min(pw, OW), owHi = std::max(owLo, std::min(W - 2 + pw, OW));
-    if (!wholeRowAvx2Fits(OW, owLo, owHi)) return false;
-    const float* const rows[4] = {x + (ih * W - pw) * kChannelPack, x + ((ih + 1) * W - pw) * kChannelPack,
-                                  x + ((ih + 2) * W - pw) * kChannelPack, x + ((ih + 3) * W - pw) * kChannelPack};
-    const DepthwiseRow r{nullptr, weights_ + block * 9 * kChannelPack, bias_ + block * kChannelPack, 3, 3, 1, y, W, OW,
-                         pw, owLo, owHi - owLo, clamp};
-    wholeRowPairAvx2(r, rows, y, y + OW * kChannelPack);
-    return true;
-#else
-    (void)x, (void)y, (void)block, (void)oh, (void)clamp;
-    return false;
-#endif
-  }
-
-  // At stride 2 each output row reads two input rows the row before it did not: those of
-  // output row oh are fetched (into L1) while the rows before it are computed. The hardware
-  // prefetcher left the AVX2 kernel waiting on them (AMD Zen 3, one thread, one-conv models
-  // run alternating in one process, medians: 144 channels 128x128 -> 64x64 1.56 -> 1.25 ms,
-  // 96 channels 256x256 -> 128x128 6.10 -> 5.65; at stride 1, one new row a step, no gain).
-  void prefetchNewRows(const float* x, int64_t oh) const {
-    const WindowGeometry& g = shape_.window;
-    const int64_t H = g.input[0], W = g.input[1], sh = g.stride[0];
-    for (int64_t kh = std::max<int64_t>(0, g.kernel[0] - sh); kh < g.kernel[0]; ++kh) {
-      const int64_t ih = oh * sh - g.padBegin[0] + kh * g.dilation[0];
-      if (ih < 0 || ih >= H) continue;
-      const char* row = reinterpret_cast<const char*>(x + ih * W * kChannelPack);
-      const int64_t bytes = W * kChannelPack * static_cast<int64_t>(sizeof(float));
-      for (int64_t b = 0; b < bytes; b += static_cast<int64_t>(kCacheLine)) __builtin_prefetch(row + b);
-    }
-  }
-
   // The NC4HW4 row: four channels per vector operation. True when the whole-row kernels did
   // it, `clamp` included.
   bool packedRow(const float* x, float* y, const float* wBlock, const float* bias, int64_t oh, int64_t owLo,
@@ -922,31 +912,20 @@ class CpuDepthwiseConv final : public Execution {
     const Float4 b = loadFloat4(bias);
     int64_t vectorEnd = owLo;  // [owLo, vectorEnd) done by the wide kernel
 #ifdef TESSERA_DEPTHWISE_X86
-    // AVX-512 (KW 3 or 5 at stride 1 or 2 without dilation went to wholeRows_ instead): the
-    // interior at stride 1 four outputs a vector. AVX2: KW 3 or 5 at stride 1 or 2 without
-    // dilation, the whole row where 8-output steps cover it; otherwise the interior at stride 1
-    // or 2 eight outputs at a time (the last step overlapping).
+    // KW 3 or 5 at stride 1 or 2 without dilation along rows went to wholeRows_ instead. The
+    // others: on AVX-512 the interior at stride 1 four outputs a vector; on AVX2 the interior
+    // at stride 1 or 2 eight outputs at a time (the last step overlapping).
     const bool interior512 = wide_ && sw == 1 && owHi - owLo >= 4 && KH <= kMaxWideKH;
     const bool interior256 = avx2_ && (sw == 1 || sw == 2) && owHi - owLo >= 8 && KH <= kMaxWideKH;
-    const bool rowAvx2 = avx2_ && (sw == 1 || sw == 2) && dw == 1 && (KW == 3 || KW == 5) && KH <= kMaxWideKH &&
-                         wholeRowAvx2Fits(OW, owLo, owHi);
-    if (interior512 || interior256 || rowAvx2) {
+    if (interior512 || interior256) {
       const float* rows[kMaxWideKH];
       for (int64_t kh = 0; kh < KH; ++kh) {
         const int64_t ih = oh * g.stride[0] - g.padBegin[0] + kh * g.dilation[0];
         rows[kh] = ih < 0 || ih >= H ? nullptr : x + (ih * W - pw) * L;
       }
-      const int64_t count = interior256 || rowAvx2 ? owHi - owLo : (owHi - owLo) / 4 * 4;
-      const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count, rowAvx2 ? clamp : RegisterClamp()};
-      if (rowAvx2) {
-        if (sw == 2) prefetchNewRows(x, oh + kStride2PrefetchRows);
-        if (sw == 1) KW == 3 ? wholeRowAvx2<1, 3>(r) : wholeRowAvx2<1, 5>(r);
-        else KW == 3 ? wholeRowAvx2<2, 3>(r) : wholeRowAvx2<2, 5>(r);
-        return clamp.any();
-      }
-      if (interior256 && sw == 1 && dw == 1 && KW == 3) interiorRowAvx2Stride1<3>(r);
-      else if (interior256 && sw == 1 && dw == 1 && KW == 5) interiorRowAvx2Stride1<5>(r);
-      else if (interior256) sw == 1 ? interiorRowAvx2<1>(r) : interiorRowAvx2<2>(r);
+      const int64_t count = interior256 ? owHi - owLo : (owHi - owLo) / 4 * 4;
+      const DepthwiseRow r{rows, wBlock, bias, KH, KW, dw, y, W, OW, pw, owLo, count, RegisterClamp()};
+      if (interior256) sw == 1 ? interiorRowAvx2<1>(r) : interiorRowAvx2<2>(r);
       else interiorRowAvx512(r);
       vectorEnd = owLo + count;
     }
@@ -1005,7 +984,7 @@ class CpuDepthwiseConv final : public Execution {
   const bool wide_ = cpuIsa() == CpuIsa::kAvx512;  // the 512-bit interior kernel
   const bool avx2_ = cpuIsa() == CpuIsa::kAvx2;    // the 256-bit one
 #ifdef TESSERA_DEPTHWISE_X86
-  WholeRowsFn wholeRows_ = nullptr;  // AVX-512 rows of KW 3 or 5 at stride 1 or 2: whole bands a call
+  WholeRowsFn wholeRows_ = nullptr;  // rows of KW 3 or 5 at stride 1 or 2 (AVX-512, AVX2): whole bands a call
 #endif
   ConvParams params_;
   ConvShape shape_;
