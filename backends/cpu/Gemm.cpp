@@ -367,9 +367,7 @@ void packedPortable(const PackedTile& t) {
 }
 
 #ifdef TESSERA_GEMM_X86
-// NC4HW4 C: the first `rows` rows of a tile held as 8-wide vectors, V a row (6 x 16: V = 2;
-// 4 x 24: V = 3), each 128-bit lane one pixel's 4 channels of a block.
-// The general case of storeRowsAvx2NC4: any width, a 16-byte store a pixel and block.
+// storeRowsAvx2NC4 for any width: a 16-byte store a pixel and block.
 template <int V>
 __attribute__((target("avx2,fma"))) inline void storeRowsAvx2NC4Rows(const __m256 (&out)[12], const PackedTile& t) {
   for (int r = 0; r < t.rows; ++r)
@@ -384,6 +382,8 @@ __attribute__((target("avx2,fma"))) inline void storeRowsAvx2NC4Rows(const __m25
     }
 }
 
+// NC4HW4 C: the first `rows` rows of a tile held as 8-wide vectors, V a row (6 x 16: V = 2;
+// 4 x 24: V = 3), each 128-bit lane one pixel's 4 channels of a block.
 template <int V>
 __attribute__((target("avx2,fma"))) inline void storeRowsAvx2NC4(const __m256 (&out)[12], const PackedTile& t) {
   if (t.cols == 8 * V) {
@@ -417,7 +417,6 @@ __attribute__((target("avx2,fma"))) inline void storeRowsAvx2NC4(const __m256 (&
   }
   storeRowsAvx2NC4Rows<V>(out, t);
 }
-
 
 // The bias of columns [col0, col0 + 8) of a tile whose first `cols` are stored (zeros past
 // them, and without a bias).
@@ -775,18 +774,20 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
       else if (rows <= 8 && ks.single8) kernel = pair ? ks.pair8 : ks.single8;
       const auto [a, aStride] = panelA(m, rows);
       if (g.cBlockStride) {  // stored whole blocks at a time, any width
-        kernel(PackedTile{a, aStride, bPanel, bPanel + g.K * kNR, kb, cAt(g, m0 + m, n0), 0, accumulate, rows, g.cBlockStride,
-                          cols, bias ? bias + n0 : nullptr, clamp});
+        kernel(PackedTile{a, aStride, bPanel, bPanel + g.K * kNR, kb, cAt(g, m0 + m, n0), 0, accumulate, rows,
+                          g.cBlockStride, cols, bias ? bias + n0 : nullptr, clamp});
         continue;
       }
       float* c = g.C + (m0 + m) * g.ldc + n0;
       if (cols == width && g.alpha == 1.f) {
-        kernel(PackedTile{a, aStride, bPanel, bPanel + g.K * kNR, kb, c, g.ldc, accumulate, rows, 0, cols, nullptr, nullptr});
+        kernel(PackedTile{a, aStride, bPanel, bPanel + g.K * kNR, kb, c, g.ldc, accumulate, rows, 0, cols, nullptr,
+                          nullptr});
         continue;
       }
       // A partial width (the panels' zero padding) or alpha != 1: through a scratch tile.
       alignas(64) float tile[kMaxMR * kScratchWidth];
-      kernel(PackedTile{a, aStride, bPanel, bPanel + g.K * kNR, kb, tile, kScratchWidth, false, rows, 0, cols, nullptr, nullptr});
+      kernel(PackedTile{a, aStride, bPanel, bPanel + g.K * kNR, kb, tile, kScratchWidth, false, rows, 0, cols, nullptr,
+                        nullptr});
       storeScratch(g, tile, kScratchWidth, rows, cols, m0 + m, n0, accumulate, nullptr);
     }
     n0 += width;

@@ -761,7 +761,8 @@ class CpuDepthwiseConv final : public Execution {
     if (lanes_ == kChannelPack && (wide_ || avx2_) && wg.dilation[1] == 1 && (kw == 3 || kw == 5) &&
         (sw == 1 || sw == 2) && wg.kernel[0] <= kMaxWideKH) {
       if (wide_)
-        wholeRows_ = sw == 1 ? (kw == 3 ? wholeRows<1, 3> : wholeRows<1, 5>) : (kw == 3 ? wholeRows<2, 3> : wholeRows<2, 5>);
+        wholeRows_ = sw == 1 ? (kw == 3 ? wholeRows<1, 3> : wholeRows<1, 5>)
+                             : (kw == 3 ? wholeRows<2, 3> : wholeRows<2, 5>);
       else
         wholeRows_ = sw == 1 ? (kw == 3 ? wholeRowsAvx2<1, 3> : wholeRowsAvx2<1, 5>)
                              : (kw == 3 ? wholeRowsAvx2<2, 3> : wholeRowsAvx2<2, 5>);
