@@ -2,8 +2,8 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <fstream>
+#include <new>
 #include <thread>
 
 #include "backends/cpu/CpuIsa.hpp"
