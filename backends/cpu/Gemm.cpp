@@ -958,9 +958,12 @@ GemmSplit gemmSplit(const GemmArgs& g, int threads) {
   s.nChunks = std::min<int64_t>((wanted + s.mChunks - 1) / s.mChunks, s.colPanels);
   // Column chunks of more than two panels pack their rows of A (gemmPackedTile), each chunk
   // again: A packed once before them instead, where A is not an NC4HW4 tensor read in place
-  // (its panels need no packing) and its panels are the packed kernels' height.
+  // (its panels need no packing), its panels are the packed kernels' height, and the packed
+  // copy stays under kMaxPackedABytes (the scratch is held for the Session's life: a copy of
+  // a large A would double its memory for a few percent).
+  constexpr int64_t kMaxPackedABytes = 16 << 20;
   s.packAOnce = s.nChunks > 1 && s.colPanels / s.nChunks > 2 && g.M > 1 && !g.aBlockStride &&
-                packedKernels().mr == mr;
+                packedKernels().mr == mr && s.rowPanels * wholePanelFloats(g.K, mr) * 4 <= kMaxPackedABytes;
   return s;
 }
 

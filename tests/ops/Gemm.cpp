@@ -76,6 +76,17 @@ TEST(GemmOp, ColumnChunksShareOnePackingOfA) {
     }
 }
 
+// The packed copy of A is held for the Session's life: past 16 MB the chunks pack their own
+// rows again rather than doubling a large A's memory (sizes only: nothing is allocated).
+TEST(GemmOp, NoSharedPackingOfALargeA) {
+  GemmArgs shape;
+  shape.M = 37, shape.N = 400;
+  shape.K = shape.lda = 80000;  // A 11.8 MB, its panels (37 rows padded to 40-48) up to 15.4 MB
+  EXPECT_GT(gemmAScratchFloats(shape, 2), 0);
+  shape.K = shape.lda = 120000;  // A 17.8 MB
+  EXPECT_EQ(gemmAScratchFloats(shape, 2), 0);
+}
+
 TEST(GemmOp, NoBiasAndSmallShapes) {
   uint32_t seed = 50;
   // N = 24 and 40 end in the CPU's 24-wide kernel, 33 in its 8-wide one; K = 600 crosses
