@@ -433,6 +433,17 @@ __attribute__((target("avx512f,fma"))) void interiorRowAvx512(const DepthwiseRow
 #endif
 
 #ifdef TESSERA_DEPTHWISE_X86
+// The output columns [lo, hi) of a row whose whole window lies inside the input row (no
+// bounds checks there): W input pixels, OW outputs, KW taps dw apart, stride sw, padding pw.
+struct InteriorColumns {
+  int64_t lo, hi;
+};
+inline InteriorColumns interiorColumns(int64_t W, int64_t OW, int64_t KW, int64_t dw, int64_t sw, int64_t pw) {
+  const int64_t lo = std::min(pw > 0 ? (pw + sw - 1) / sw : 0, OW);
+  const int64_t last = W - 1 - (KW - 1) * dw + pw;
+  return {lo, std::max(lo, std::min(last >= 0 ? last / sw + 1 : 0, OW))};
+}
+
 // Pixels p and p + S of a block (8 floats: one 256-bit vector), S = 1 or 2.
 template <int S>
 __attribute__((target("avx2"), always_inline)) inline __m256 pixelPair(const float* p) {
@@ -440,15 +451,15 @@ __attribute__((target("avx2"), always_inline)) inline __m256 pixelPair(const flo
   return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + 4 * S), 1);
 }
 
+// Whether the 8-output step from ow needs masks: some of its outputs are outside the interior
+// [ow0, ow0 + count) (their windows reach the padding).
+inline bool rowStepMasked(const DepthwiseRow& r, int64_t ow) { return ow < r.ow0 || ow + 8 > r.ow0 + r.count; }
+
 // The AVX2 interiors' 8-output steps over [ow0, ow0 + count), as
 // `for (ow = firstAvx2Step(r); ow >= 0; ow = nextAvx2Step(r, ow))` (none when count < 8).
 // Where count is not a multiple of 8 the last step is moved back to end at ow0 + count,
 // recomputing a few outputs (the same values written twice) rather than leaving up to 7 to
 // the 4-float and single-output code, which took as long as the rest of an 80-wide row.
-// Whether the 8-output step from ow needs masks: some of its outputs are outside the interior
-// [ow0, ow0 + count) (their windows reach the padding).
-inline bool rowStepMasked(const DepthwiseRow& r, int64_t ow) { return ow < r.ow0 || ow + 8 > r.ow0 + r.count; }
-
 inline int64_t firstAvx2Step(const DepthwiseRow& r) { return r.count >= 8 ? r.ow0 : -1; }
 inline int64_t nextAvx2Step(const DepthwiseRow& r, int64_t ow) {
   const int64_t end = r.ow0 + r.count;
@@ -680,11 +691,9 @@ inline void prefetchNewRows(const DepthwisePlane& p, int64_t W, int64_t KH, int6
 template <int S, int KW>
 __attribute__((target("avx2,fma"))) void wholeRowsAvx2(DepthwiseRow r, const DepthwisePlane& p, int64_t oh0,
                                                        int64_t oh1) {
-  // The columns whose whole window lies inside the row.
-  const int64_t owLo = std::min<int64_t>(r.pw > 0 ? (r.pw + S - 1) / S : 0, r.OW);
-  const int64_t last = r.W - KW + r.pw;
-  r.ow0 = owLo;
-  r.count = std::max(owLo, std::min<int64_t>(last >= 0 ? last / S + 1 : 0, r.OW)) - owLo;
+  const InteriorColumns inside = interiorColumns(r.W, r.OW, KW, 1, S, r.pw);
+  r.ow0 = inside.lo;
+  r.count = inside.hi - inside.lo;
   const float* rows[kMaxWindowRows];
   r.rows = rows;
   const bool pairs = S == 1 && KW == 3 && r.KH == 3 && p.sh == 1 && p.dh == 1 && r.OW <= 16;
@@ -828,11 +837,11 @@ class CpuDepthwiseConv final : public Execution {
 #endif
           for (int64_t oh = oh0; oh < oh1; ++oh) {
             float* yp = y + (plane * OH + oh) * g.output[1] * lanes_;
-            const bool activated = lanes_ == kChannelPack ? row<kChannelPack>(xp, yp, block, oh, clamp)
-                                                          : row<1>(xp, yp, block, oh, clamp);
+            if (lanes_ == kChannelPack) row<kChannelPack>(xp, yp, block, oh);
+            else row<1>(xp, yp, block, oh);
             const int64_t count = g.output[1] * lanes_;
             if (z) addSumRange(yp, z + (yp - y), count);
-            if (!activated) applyFusedActivation(params_.activation, yp, count);  // still in cache
+            applyFusedActivation(params_.activation, yp, count);  // still in cache
           }
         }
       }
@@ -856,21 +865,18 @@ class CpuDepthwiseConv final : public Execution {
     }
   }
 
-  // One output row of one channel block; true when `clamp` (RegisterClamp::any) was applied too.
+  // One output row of one channel block (its activation is applied after).
   template <int L>
-  bool row(const float* x, float* y, int64_t block, int64_t oh, const RegisterClamp& clamp) const {
+  void row(const float* x, float* y, int64_t block, int64_t oh) const {
     const WindowGeometry& g = shape_.window;
     const int64_t H = g.input[0], W = g.input[1], OW = g.output[1];
     const int64_t KH = g.kernel[0], KW = g.kernel[1];
     const int64_t sw = g.stride[1], dw = g.dilation[1], pw = g.padBegin[1];
     const float* wBlock = weights_ + block * KH * KW * L;
     const float* bias = bias_ + block * L;
-    // Output columns whose whole window is inside the input: no bounds checks there.
-    int64_t owLo = pw > 0 ? (pw + sw - 1) / sw : 0;
-    int64_t owHi = (W - 1 - (KW - 1) * dw + pw) >= 0 ? (W - 1 - (KW - 1) * dw + pw) / sw + 1 : 0;
-    owLo = std::min(owLo, OW);
-    owHi = std::max(owLo, std::min(owHi, OW));
-    if (L == kChannelPack) return packedRow(x, y, wBlock, bias, oh, owLo, owHi, clamp);
+    const InteriorColumns inside = interiorColumns(W, OW, KW, dw, sw, pw);
+    const int64_t owLo = inside.lo, owHi = inside.hi;
+    if (L == kChannelPack) return packedRow(x, y, wBlock, bias, oh, owLo, owHi);
     for (int64_t ow = 0; ow < OW; ++ow) {
       float acc[L];
       for (int l = 0; l < L; ++l) acc[l] = bias[l];
@@ -897,14 +903,11 @@ class CpuDepthwiseConv final : public Execution {
       }
       for (int l = 0; l < L; ++l) y[ow * L + l] = acc[l];
     }
-    return false;
   }
 
-  // The NC4HW4 row: four channels per vector operation. True when the whole-row kernels did
-  // it, `clamp` included.
-  bool packedRow(const float* x, float* y, const float* wBlock, const float* bias, int64_t oh, int64_t owLo,
-                 int64_t owHi, const RegisterClamp& clamp) const {
-    (void)clamp;  // without the x86 kernels
+  // The NC4HW4 row: four channels per vector operation.
+  void packedRow(const float* x, float* y, const float* wBlock, const float* bias, int64_t oh, int64_t owLo,
+                 int64_t owHi) const {
     constexpr int L = kChannelPack;
     const WindowGeometry& g = shape_.window;
     const int64_t H = g.input[0], W = g.input[1], OW = g.output[1];
@@ -977,7 +980,6 @@ class CpuDepthwiseConv final : public Execution {
       }
       storeFloat4(y + ow * L, acc);
     }
-    return false;
   }
 
   static constexpr int64_t kMaxWideKH = kMaxWindowRows;
