@@ -367,10 +367,11 @@ void packedPortable(const PackedTile& t) {
 }
 
 #ifdef TESSERA_GEMM_X86
-// storeRowsAvx2NC4 for any width: a 16-byte store a pixel and block.
+// storeRowsAvx2NC4 for any width, rows [r0, t.rows): a 16-byte store a pixel and block.
 template <int V>
-__attribute__((target("avx2,fma"))) inline void storeRowsAvx2NC4Rows(const __m256 (&out)[12], const PackedTile& t) {
-  for (int r = 0; r < t.rows; ++r)
+__attribute__((target("avx2,fma"))) inline void storeRowsAvx2NC4Rows(const __m256 (&out)[12], const PackedTile& t,
+                                                                   int r0) {
+  for (int r = r0; r < t.rows; ++r)
     for (int q = 0; q < 2 * V && q * 4 < t.cols; ++q) {
       const __m256 half = out[r * V + q / 2];
       const __m128 v = q % 2 ? _mm256_extractf128_ps(half, 1) : _mm256_castps256_ps128(half);
@@ -405,17 +406,9 @@ __attribute__((target("avx2,fma"))) inline void storeRowsAvx2NC4(const __m256 (&
         if (lower) pair = _mm256_max_ps(pair, lo);
         _mm256_storeu_ps(dst, pair);
       }
-    if (r == t.rows) return;
-    // An odd last row: its blocks one 16-byte store each, below.
-    PackedTile last = t;
-    last.c = t.c + r * 4;
-    last.rows = 1;
-    __m256 lastOut[12];
-    for (int h = 0; h < V; ++h) lastOut[h] = out[r * V + h];
-    for (int h = V; h < 12; ++h) lastOut[h] = lastOut[0];
-    return storeRowsAvx2NC4Rows<V>(lastOut, last);
+    return storeRowsAvx2NC4Rows<V>(out, t, r);  // an odd last row, if any
   }
-  storeRowsAvx2NC4Rows<V>(out, t);
+  storeRowsAvx2NC4Rows<V>(out, t, 0);
 }
 
 // The bias of columns [col0, col0 + 8) of a tile whose first `cols` are stored (zeros past
