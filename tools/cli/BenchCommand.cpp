@@ -12,6 +12,7 @@
 #include "tools/cli/Commands.hpp"
 #include "tools/cli/GraphInputs.hpp"
 #include "tools/cli/Json.hpp"
+#include "tools/cli/ProfileMedians.hpp"
 
 namespace tessera {
 namespace cli {
@@ -23,9 +24,9 @@ const char* const kBenchHelp =
     "\n"
     "Times the model on random inputs (floats uniform in [-1, 1), integers 0). Inputs with\n"
     "dynamic dimensions need --shape. Prints median/min/max/mean latency in ms; --json prints\n"
-    "one JSON object instead; --profile adds per-step times of the last run and the GPU\n"
-    "dispatches (Vulkan vkCmdDispatch, OpenCL kernel enqueues) each step and the whole run\n"
-    "issued; --plan prints the placement plan (node -> backend, inserted copies/conversions,\n"
+    "one JSON object instead; --profile adds each step's median time over the runs (those at\n"
+    "the last run's input shapes), a per-op-type summary, and the GPU dispatches (Vulkan\n"
+    "vkCmdDispatch, OpenCL kernel enqueues) each step and the whole run issued; --plan prints the placement plan (node -> backend, inserted copies/conversions,\n"
     "memory plan).\n"
     "--shape-cycle gives input NAME a new shape on every run, in turn (one Session: how an\n"
     "OCR recogniser sees text lines of every width); the warm-up runs go through the list\n"
@@ -144,8 +145,8 @@ int64_t dispatchesPerRun(const std::vector<Session::ProfileEntry>& steps) {
 
 // Per step: backend, time (device time marked '*'), GFLOP/s, GB/s and GPU dispatches; then
 // per op type.
-void printProfile(const std::vector<Session::ProfileEntry>& steps) {
-  std::printf("profile of the last run (* = device time), dispatches per run: %lld\n",
+void printProfile(const std::vector<Session::ProfileEntry>& steps, int runs) {
+  std::printf("profile: per-step medians of %d runs (* = device time), dispatches per run: %lld\n", runs,
               static_cast<long long>(dispatchesPerRun(steps)));
   std::printf("  %10s  %-7s %9s %8s %10s  %s\n", "ms", "backend", "GFLOP/s", "GB/s", "dispatches", "step");
   struct Total { double ms = 0, flops = 0; int count = 0; };
@@ -203,12 +204,16 @@ int benchCommand(ArgReader& args) {
   for (int i = 0; i < warmup; ++i) check(session->run(inputSets[i % inputSets.size()], &outputs));
   check(session->setProfiling(o.profile));
   std::vector<double> times;
+  std::vector<std::vector<Session::ProfileEntry>> profiles;  // of the runs at the last run's inputs
   for (int i = 0; i < o.runs; ++i) {
     const auto& inputs = inputSets[i % inputSets.size()];
     const auto start = std::chrono::steady_clock::now();
     check(session->run(inputs, &outputs));
     times.push_back(msSince(start));
+    if (o.profile && i % inputSets.size() == (o.runs - 1) % inputSets.size()) profiles.push_back(session->profile());
   }
+  int profileRuns = 0;
+  const std::vector<Session::ProfileEntry> steps = medianProfile(profiles, &profileRuns);
 
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());
@@ -237,8 +242,8 @@ int benchCommand(ArgReader& args) {
                 static_cast<unsigned long long>(pc.keptBytes), static_cast<unsigned long long>(pc.weightPackings),
                 static_cast<unsigned long long>(pc.packedWeightBytes));
     if (o.profile) {
-      const auto steps = session->profile();
-      std::printf(", \"dispatches_per_run\": %lld, \"profile\": [", static_cast<long long>(dispatchesPerRun(steps)));
+      std::printf(", \"profile_runs\": %d, \"dispatches_per_run\": %lld, \"profile\": [", profileRuns,
+                  static_cast<long long>(dispatchesPerRun(steps)));
       for (size_t i = 0; i < steps.size(); ++i) {
         const auto& e = steps[i];
         std::printf("%s{\"step\": %s, \"op\": %s, \"backend\": %s, \"ms\": %s, "
@@ -270,7 +275,7 @@ int benchCommand(ArgReader& args) {
               static_cast<long long>(pc.plansMade), static_cast<long long>(pc.plansReused), pc.kept,
               pc.keptBytes / 1048576.0, static_cast<unsigned long long>(pc.weightPackings),
               pc.packedWeightBytes / 1048576.0);
-  if (o.profile) printProfile(session->profile());
+  if (o.profile) printProfile(steps, profileRuns);
   return 0;
 }
 
