@@ -42,6 +42,9 @@ struct DepthwiseRow {
   int64_t W, OW, pw;   // the input row's pixels, the output row's, the padding before
   int64_t ow0, count;  // the interior kernels' outputs [ow0, ow0 + count): AVX-512 a multiple of 4; AVX2 any
   RegisterClamp clamp;  // applied by the whole-row kernels (wholeRow, wholeRowAvx2) only
+  // AVX2 at stride 2: the two input rows (as `rows`) an output row a little below reads first,
+  // or null; each step fetches its span of them (setRowsAhead).
+  const float* ahead[2] = {nullptr, nullptr};
 };
 
 #ifdef TESSERA_DEPTHWISE_X86
@@ -540,6 +543,15 @@ __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2Stride1(c
   storeAvx2Step<kNarrow>(r, r.y, ow, acc);
 }
 
+// The span a stride-2 step from ow reads of r.ahead's rows (up to 19 pixels: 6 cache lines).
+inline void prefetchStepAhead(const DepthwiseRow& r, int64_t ow) {
+  for (const float* row : r.ahead) {
+    if (!row) continue;
+    const char* span = reinterpret_cast<const char*>(row + 2 * ow * 4);
+    for (int line = 0; line < 6; ++line) __builtin_prefetch(span + line * kCacheLine);
+  }
+}
+
 // Eight outputs of a row from ow on AVX2 at stride 2 for KW = 3 or 5 without dilation. Output
 // vector i (outputs ow + 2i, ow + 2i + 1) at tap kw reads input pixels 4i + kw and 4i + kw + 2
 // of the step (pixel 0: 2 ow - pw). Each window row's 14 + KW pixels are loaded once as pixel
@@ -554,6 +566,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline void stepAvx2Stride2(c
   constexpr int kLoads = (14 + KW + 1) / 2;  // pairs covering pixels 0 .. 13 + KW (the last: its first pixel)
   __m256i inside[kLoads];
   if constexpr (kMasked) pairsInside(r, 2 * ow, inside);
+  prefetchStepAhead(r, ow);
   __m256 acc[4] = {bias, bias, bias, bias};
   for (int64_t kh = 0; kh < r.KH; ++kh) {
     if (!r.rows[kh]) continue;
@@ -660,20 +673,22 @@ __attribute__((target("avx2,fma"))) void wholeRowPairAvx2(const DepthwiseRow& r,
   }
 }
 
-// At stride 2 each output row reads two input rows the row before it did not: those of
-// output row oh are fetched (into L1) while the rows before it are computed. The hardware
-// prefetcher left the AVX2 kernel waiting on them (AMD Zen 3, one thread, one-conv models
-// run alternating in one process, medians: 144 channels 128x128 -> 64x64 1.56 -> 1.25 ms,
-// 96 channels 256x256 -> 128x128 6.10 -> 5.65; at stride 1, one new row a step, no gain).
+// At stride 2 each output row reads two input rows the row before it did not: those of the
+// output row kStride2PrefetchRows below are fetched (into L1), each step its span of them,
+// while the rows above are computed. The hardware prefetcher left the AVX2 kernel waiting on
+// them. Whole rows fetched at the start of each row had gained less (AMD Zen 3, one-conv
+// models alternating in one process, one thread, medians: 144 channels 128x128 -> 64x64 1.56
+// -> 1.25 ms); spread over the steps, the misses on the rows' first loads (40% of the
+// kernel's samples) went: p10 1.29 -> 0.97 ms, 2 threads 0.68 -> 0.55, 96 channels 256x256 ->
+// 128x128 4.66 -> 3.63 (one thread); planes of 64x64 and less alike. At stride 1 (one new
+// row a step) whole rows had gained nothing.
 constexpr int64_t kStride2PrefetchRows = 2;  // output rows ahead (1 to 4 measured alike)
 
-inline void prefetchNewRows(const DepthwisePlane& p, int64_t W, int64_t KH, int64_t oh) {
-  for (int64_t kh = std::max<int64_t>(0, KH - p.sh); kh < KH; ++kh) {
-    const int64_t ih = oh * p.sh - p.ph + kh * p.dh;
-    if (ih < 0 || ih >= p.H) continue;
-    const char* row = reinterpret_cast<const char*>(p.x + ih * W * 4);
-    const int64_t bytes = W * 4 * static_cast<int64_t>(sizeof(float));
-    for (int64_t b = 0; b < bytes; b += static_cast<int64_t>(kCacheLine)) __builtin_prefetch(row + b);
+// r.ahead for output row oh at stride 2: its window's last two rows, which no row above reads.
+inline void setRowsAhead(const DepthwisePlane& p, DepthwiseRow& r, int64_t oh) {
+  for (int q = 0; q < 2; ++q) {
+    const int64_t kh = r.KH - 2 + q, ih = oh * p.sh - p.ph + kh * p.dh;
+    r.ahead[q] = kh < 0 || ih < 0 || ih >= p.H ? nullptr : p.x + (ih * r.W - r.pw) * 4;
   }
 }
 
@@ -707,7 +722,7 @@ __attribute__((target("avx2,fma"))) void wholeRowsAvx2(DepthwiseRow r, const Dep
       r.y += r.OW * 4;
       continue;
     }
-    if (p.sh == 2) prefetchNewRows(p, r.W, r.KH, oh + kStride2PrefetchRows);
+    if (p.sh == 2) setRowsAhead(p, r, oh + kStride2PrefetchRows);
     for (int64_t kh = 0; kh < r.KH; ++kh) {
       const int64_t row = oh * p.sh - p.ph + kh * p.dh;
       rows[kh] = row < 0 || row >= p.H ? nullptr : p.x + (row * r.W - r.pw) * 4;
