@@ -265,6 +265,13 @@ struct SeluOp {
   template <class L>
   TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const { return VecMath<L>::selu(x, alpha, gamma); }
 };
+struct SwishOp {
+  float alpha;
+  template <class L>
+  TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const {
+    return x * VecMath<L>::sigmoid(x * alpha);  // (a vector times a float: one broadcast, hoisted)
+  }
+};
 struct HardSwishOp {
   template <class L>
   TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const { return VecMath<L>::hardSwish(x); }
@@ -521,6 +528,7 @@ void vectorSelu(const float* x, float* y, int64_t n, float alpha, float gamma) {
   map(x, y, n, SeluOp{alpha, gamma});
 }
 void vectorCelu(const float* x, float* y, int64_t n, float alpha) { map(x, y, n, CeluOp{alpha}); }
+void vectorSwish(const float* x, float* y, int64_t n, float alpha) { map(x, y, n, SwishOp{alpha}); }
 void vectorHardSwish(const float* x, float* y, int64_t n) { map(x, y, n, HardSwishOp{}); }
 void vectorHardSwishAffine(const float* x, float* y, int64_t n, float scale, float shift) {
   map(x, y, n, HardSwishAffineOp{scale, shift});

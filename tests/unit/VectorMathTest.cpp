@@ -225,9 +225,33 @@ TEST(VectorMath, GeluMatchesItsDefinition) {
   EXPECT_TRUE(std::isnan(out[4]));
 }
 
+// Swish, x sigmoid(alpha x): a conv's fused activation (FuseConvSwish), alpha 1 (SiLU), 1.702
+// (QuickGELU) or any other; one rounding on top of the sigmoid's.
+TEST(VectorMath, SwishMatchesItsDefinition) {
+  std::vector<float> x;
+  for (int i = -150000; i <= 150000; ++i) x.push_back(static_cast<float>(i) * 1e-4f);
+  std::vector<float> y(x.size());
+  for (float alpha : {1.f, 1.702f, -0.7f}) {
+    vectorSwish(x.data(), y.data(), static_cast<int64_t>(x.size()), alpha);
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double v = x[i], want = v * sigmoidRef(static_cast<double>(alpha * x[i]));
+      ASSERT_NEAR(y[i], want, 4 * ulpAt(want)) << "x " << x[i] << ", alpha " << alpha;
+    }
+  }
+  const float specials[] = {0.f, -0.f, std::numeric_limits<float>::infinity(), -200.f,
+                            std::numeric_limits<float>::quiet_NaN()};
+  float out[5];
+  vectorSwish(specials, out, 5, 1.f);
+  EXPECT_EQ(out[0], 0.f);
+  EXPECT_EQ(out[2], std::numeric_limits<float>::infinity());
+  EXPECT_EQ(out[3], -0.f);
+  EXPECT_TRUE(std::isnan(out[4]));
+}
+
 TEST(VectorMath, TailsStayInBoundsAndMatchTheBody) {
   const ArrayFn fns[] = {vectorExp, vectorExpm1, vectorLog, vectorSigmoid, vectorTanh, vectorErf, vectorSoftplus,
-                         vectorHardSwish, vectorGelu, [](const float* x, float* y, int64_t n) { vectorElu(x, y, n, 1.f); }};
+                         vectorHardSwish, vectorGelu, [](const float* x, float* y, int64_t n) { vectorElu(x, y, n, 1.f); },
+                         [](const float* x, float* y, int64_t n) { vectorSwish(x, y, n, 1.702f); }};
   constexpr int kGuard = 32, kMax = 40;
   std::vector<float> in(kMax + 2 * kGuard);
   for (size_t i = 0; i < in.size(); ++i) in[i] = 0.37f * static_cast<float>(i) - 9.f;
