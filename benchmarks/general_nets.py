@@ -21,6 +21,14 @@ must be general"), with random weights, as ONNX files into a folder:
                               PyTorch exports it before opset 20)
   bert_base_128x768.onnx      BERT-base-shaped encoder layers, 2 of them: 128 tokens of 768,
                               12 heads, 3072-wide MLP
+  yolov8n_640.onnx            a YOLOv8n-shaped detector as PyTorch exports it: convs with SiLU
+                              written as x * Sigmoid(x), C2f blocks (Split, bottlenecks,
+                              Concat), SPPF (three 5x5 MaxPools), nearest 2x Resizes, the
+                              feature pyramid, decoupled heads at strides 8, 16 and 32, and the
+                              box decoding (Softmax over 16 bins, a 1x1 Conv, Slice, Sub, Add,
+                              Sigmoid over 80 classes): 1x3x640x640 in, 1x84x8400 out
+  efficientnet_b0_224.onnx    EfficientNet-B0: MBConv blocks (3x3 and 5x5 depthwise convs,
+                              squeeze-and-excite with Swish and Sigmoid), Swish as x * Sigmoid(x)
 
 Only the shapes and the op mix matter for timing; the weights are seeded, so every run
 writes the same files. Used by benchmarks/compare_general_nets.sh.
@@ -69,6 +77,12 @@ class Net:
         if act == "relu":
             return self.op("Relu", [y])
         return y
+
+    def nodes_split(self, x, sizes, axis=1):
+        """Split of x along axis into parts of `sizes` (opset 13: sizes as an input)."""
+        ys = [self.name("Split") for _ in sizes]
+        self.nodes.append(helper.make_node("Split", [x, self.constant(np.array(sizes, np.int64), "split")], ys, axis=axis))
+        return ys
 
     def save(self, path, input_shape, outputs):
         graph = helper.make_graph(self.nodes, "net", [helper.make_tensor_value_info("x", TensorProto.FLOAT, input_shape)],
@@ -211,6 +225,96 @@ def encoder(path, tokens, dim, layers, heads):
     n.save(path, [1, tokens, dim], [norm(x)])
 
 
+def silu(n, y):
+    return n.op("Mul", [y, n.op("Sigmoid", [y])])
+
+
+def yolov8n(path, size):
+    n = Net()
+
+    def conv(y, cin, cout, k=1, stride=1):
+        return silu(n, n.conv(y, cin, cout, k, stride, act=None))
+
+    def c2f(y, cin, cout, blocks, shortcut):
+        c = cout // 2
+        parts = list(n.nodes_split(conv(y, cin, 2 * c), [c, c]))
+        for _ in range(blocks):
+            b = conv(conv(parts[-1], c, c, 3), c, c, 3)
+            parts.append(n.op("Add", [parts[-1], b]) if shortcut else b)
+        return conv(n.op("Concat", parts, axis=1), (2 + blocks) * c, cout)
+
+    def up(y):
+        roi = n.constant(np.zeros(0, np.float32), "roi")
+        return n.op("Resize", [y, roi, n.constant(np.array([1, 1, 2, 2], np.float32), "scales")], mode="nearest")
+
+    y = conv(conv("x", 3, 16, 3, 2), 16, 32, 3, 2)
+    y = c2f(y, 32, 32, 1, True)
+    p3 = c2f(conv(y, 32, 64, 3, 2), 64, 64, 2, True)
+    p4 = c2f(conv(p3, 64, 128, 3, 2), 128, 128, 2, True)
+    y = c2f(conv(p4, 128, 256, 3, 2), 256, 256, 1, True)
+    y = conv(y, 256, 128)  # SPPF
+    pools = [y]
+    for _ in range(3):
+        pools.append(n.op("MaxPool", [pools[-1]], kernel_shape=[5, 5], strides=[1, 1], pads=[2, 2, 2, 2]))
+    p5 = conv(n.op("Concat", pools, axis=1), 512, 256)
+    h4 = c2f(n.op("Concat", [up(p5), p4], axis=1), 384, 128, 1, False)
+    h3 = c2f(n.op("Concat", [up(h4), p3], axis=1), 192, 64, 1, False)
+    h4 = c2f(n.op("Concat", [conv(h3, 64, 64, 3, 2), h4], axis=1), 192, 128, 1, False)
+    h5 = c2f(n.op("Concat", [conv(h4, 128, 128, 3, 2), p5], axis=1), 384, 256, 1, False)
+    outs = []
+    for h, c in [(h3, 64), (h4, 128), (h5, 256)]:
+        box = n.conv(conv(conv(h, c, 64, 3), 64, 64, 3), 64, 64, 1, act=None)
+        cls = n.conv(conv(conv(h, c, 80, 3), 80, 80, 3), 80, 80, 1, act=None)
+        y = n.op("Concat", [box, cls], axis=1)
+        outs.append(n.op("Reshape", [y, n.constant(np.array([1, 144, -1], np.int64), "shape")]))
+    y = n.op("Concat", outs, axis=2)
+    box, cls = n.nodes_split(y, [64, 80], axis=1)
+    anchors = sum((size // s) ** 2 for s in (8, 16, 32))
+    bins = n.op("Softmax", [n.op("Transpose", [n.op("Reshape", [box, n.constant(np.array([1, 4, 16, anchors], np.int64),
+                                                                                           "shape")])], perm=[0, 2, 1, 3])],
+                axis=1)
+    dist = n.op("Conv", [bins, n.constant(np.arange(16, dtype=np.float32).reshape(1, 16, 1, 1))])
+    dist = n.op("Reshape", [dist, n.constant(np.array([1, 4, anchors], np.int64), "shape")])
+    lt, rb = n.nodes_split(dist, [2, 2], axis=1)
+    points = n.constant(n.rng.uniform(0, size / 8, (1, 2, anchors)).astype(np.float32), "anchor")
+    x1y1, x2y2 = n.op("Sub", [points, lt]), n.op("Add", [points, rb])
+    centre = n.op("Div", [n.op("Add", [x1y1, x2y2]), n.constant(np.array(2, np.float32), "c")])
+    boxes = n.op("Mul", [n.op("Concat", [centre, n.op("Sub", [x2y2, x1y1])], axis=1),
+                         n.constant(n.rng.choice([8.0, 16.0, 32.0], (1, 1, anchors)).astype(np.float32), "stride")])
+    n.save(path, [1, 3, size, size], [n.op("Concat", [boxes, n.op("Sigmoid", [cls])], axis=1)])
+
+
+# EfficientNet-B0's stages: (depthwise kernel, stride, expansion, output channels, blocks).
+EFFICIENTNET_B0_STAGES = [(3, 1, 1, 16, 1), (3, 2, 6, 24, 2), (5, 2, 6, 40, 2), (3, 2, 6, 80, 3), (5, 1, 6, 112, 3),
+                          (5, 2, 6, 192, 4), (3, 1, 6, 320, 1)]
+
+
+def efficientnet_b0(path, size):
+    n = Net()
+
+    def conv(y, cin, cout, k=1, stride=1, group=1):
+        return silu(n, n.conv(y, cin, cout, k, stride, group, act=None))
+
+    y, c = conv("x", 3, 32, 3, 2), 32
+    for k, first_stride, expand, out, blocks in EFFICIENTNET_B0_STAGES:
+        for i in range(blocks):
+            stride = first_stride if i == 0 else 1
+            block_input, hidden = y, c * expand
+            if expand != 1:
+                y = conv(y, c, hidden)
+            y = conv(y, hidden, hidden, k, stride, hidden)
+            squeeze = max(1, c // 4)
+            gate = n.op("GlobalAveragePool", [y])
+            gate = n.op("Sigmoid", [n.conv(conv(gate, hidden, squeeze), squeeze, hidden, act=None)])
+            y = n.conv(n.op("Mul", [y, gate]), hidden, out, 1, act=None)
+            if stride == 1 and c == out:
+                y = n.op("Add", [block_input, y])
+            c = out
+    y = n.op("Flatten", [n.op("GlobalAveragePool", [conv(y, c, 1280)])])
+    y = n.op("MatMul", [y, n.constant(n.rng.normal(0, 0.03, (1280, 1000)).astype(np.float32))])
+    n.save(path, [1, 3, size, size], [y])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: general_nets.py OUT_DIR")
@@ -224,6 +328,8 @@ def main():
     resnet18(os.path.join(out, "resnet18_224.onnx"), 224)
     encoder(os.path.join(out, "vit_s_197x384.onnx"), 197, 384, 6, 6)
     encoder(os.path.join(out, "bert_base_128x768.onnx"), 128, 768, 2, 12)
+    yolov8n(os.path.join(out, "yolov8n_640.onnx"), 640)
+    efficientnet_b0(os.path.join(out, "efficientnet_b0_224.onnx"), 224)
 
 
 if __name__ == "__main__":
