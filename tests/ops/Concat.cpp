@@ -156,6 +156,53 @@ TEST(SplitOp, NumOutputsOpset18) {
   checkSplit(iotaTensor({7, 3}, DataType::kF32), 0, {3, 3, 1}, attrs, {}, 18, "num_outputs");
 }
 
+// A channel split of a conv's output (NC4HW4 on the CPU) stays packed where every part but the
+// last has whole blocks: no conversion around Split, batch 2, odd planes. The last part (6
+// channels) is the input's last blocks, padding lanes included (Split zeroes them, as Concat
+// does): a 1x1 conv of it matches the naive sum.
+TEST(SplitOp, ChannelsOfPackedTensors) {
+  const Tensor x = randomTensor({2, 3, 5, 7}, 1), w = randomTensor({5, 6, 1, 1}, 3);
+  GraphBuilder gb;
+  const std::string in = gb.input("x", DataType::kF32, {2, 3, 5, 7});
+  const std::string r = gb.op1("Reciprocal", {gb.op1("Conv", {in, gb.constant("w", randomTensor({18, 3, 1, 1}, 2))})});
+  Attributes axis;
+  axis.setInt("axis", 1);
+  const std::vector<std::string> parts = gb.op("Split", {r, gb.constant("split", tensorFromInts({3}, {8, 4, 6}))}, axis, 3);
+  const std::string q = gb.op1("Conv", {parts[2], gb.constant("wq", w)});
+  for (const std::string& o : {r, parts[0], parts[1], parts[2], q}) gb.output(o);
+  std::shared_ptr<Graph> graph;
+  ASSERT_TRUE(gb.build(&graph).isOk());
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(graph, SessionOptions{}, &s).isOk());
+  std::map<std::string, Tensor> outs;
+  const Status st = s->run({{"x", x}}, &outs);
+  ASSERT_TRUE(st.isOk()) << st.message();
+  const Tensor& whole = outs[r];
+  int64_t start = 0;
+  for (int i = 0; i < 3; ++i) {
+    const int64_t size = outs[parts[i]].shape()[1];
+    const Tensor expected = movedReference(whole, {2, size, 5, 7}, [&](std::vector<int64_t> idx) {
+      idx[1] += start;
+      return ravelIndex(idx, whole.shape());
+    });
+    expectSameBytes(outs[parts[i]], expected, "packed split part " + std::to_string(i));
+    start += size;
+  }
+  const Tensor& p2 = outs[parts[2]];
+  for (int64_t n = 0; n < 2; ++n)
+    for (int64_t m = 0; m < 5; ++m)
+      for (int64_t i = 0; i < 35; ++i) {
+        double sum = 0;
+        for (int64_t c = 0; c < 6; ++c) sum += double(w.data<float>()[m * 6 + c]) * p2.data<float>()[(n * 6 + c) * 35 + i];
+        const float got = outs[q].data<float>()[(n * 5 + m) * 35 + i];
+        ASSERT_NEAR(got, sum, 1e-3 + 1e-4 * std::abs(sum)) << "n " << n << " m " << m << " pixel " << i;
+      }
+  // Copies: the five outputs unpacked; none into or out of Split.
+  size_t notOfX = 0;
+  for (const std::string& c : s->report().conversions) notOfX += c.rfind("copy '" + in + "'", 0) == 0 ? 0 : 1;
+  EXPECT_EQ(notOfX, 5u) << s->report().toString();
+}
+
 TEST(SplitOp, RejectsBadSizes) {
   Attributes attrs;
   OpRun r = runOp("Split", {randomTensor({7}, 1)}, attrs, 2, BackendType::kCPU);
