@@ -192,8 +192,9 @@ class CpuConv final : public Execution {
   // GEMM's packed A panels, which then reads them in place instead of packing a row-major
   // copy of them (ResNet-18's stride-2 3x3 convs, 2 threads: see docs/cpu-conv-gemm.md).
   bool blockedColumns() const { return order_ == KOrder::kRowBlock && !direct_; }
-  // Blocked columns take every row's tap offsets before they copy; the others one row's.
-  int64_t tapOffsetsPerWorker() const { return blockedColumns() ? tileRows_ * taps_ : taps_; }
+  // Blocked columns take every row's tap offsets (and its window corner) before they copy; the
+  // others one row's.
+  int64_t tapOffsetsPerWorker() const { return blockedColumns() ? tileRows_ * (taps_ + 1) : taps_; }
   // y in whole NC4HW4 blocks per group: the GEMM stores them, bias included.
   bool nc4Output() const { return yAddr_.packed && shape_.outPerGroup() % kChannelPack == 0; }
 
@@ -305,16 +306,23 @@ class CpuConv final : public Execution {
       const int64_t d0 = od * w.stride[0] - w.padBegin[0], h0 = oh * w.stride[1] - w.padBegin[1];
       const int64_t w0 = ow * w.stride[2] - w.padBegin[2];
       int64_t* offsets = blocked ? tapOffset + r * taps_ : tapOffset;
-      if (d0 >= 0 && d0 + (w.kernel[0] - 1) * w.dilation[0] < w.input[0] && h0 >= 0 &&
-          h0 + (w.kernel[1] - 1) * w.dilation[1] < w.input[1] && w0 >= 0 &&
-          w0 + (w.kernel[2] - 1) * w.dilation[2] < w.input[2]) {
-        // The whole window is inside: fixed offsets from its corner.
-        const int64_t corner = ((d0 * w.input[1] + h0) * w.input[2] + w0) * ss;
+      const bool inside = d0 >= 0 && d0 + (w.kernel[0] - 1) * w.dilation[0] < w.input[0] && h0 >= 0 &&
+                          h0 + (w.kernel[1] - 1) * w.dilation[1] < w.input[1] && w0 >= 0 &&
+                          w0 + (w.kernel[2] - 1) * w.dilation[2] < w.input[2];
+      // The whole window inside: fixed offsets from its corner (blocked columns add them as
+      // they copy); else each tap's, -1 in the padding.
+      const int64_t corner = inside ? ((d0 * w.input[1] + h0) * w.input[2] + w0) * ss : -1;
+      if (blocked) {
+        tapOffset[tileRows_ * taps_ + r] = corner;
+        if (!inside) fillBorderTaps(d0, h0, w0, offsets);
+        continue;
+      }
+      if (inside) {
         for (int64_t t = 0; t < taps_; ++t) offsets[t] = corner + relativeTap_[t];
       } else {
         fillBorderTaps(d0, h0, w0, offsets);
       }
-      if (!blocked) gather(x, g, offsets, col + r * K_);
+      gather(x, g, offsets, col + r * K_);
     }
     if (blocked) gatherBlocked(x, g, rows, tapOffset, col);
   }
@@ -340,19 +348,30 @@ class CpuConv final : public Execution {
   // col as blockedColumns() lays it out: group j of 4 k (window row, block, kw) holds the
   // tile's rows one after another, each that tap's 4 channels (zeros in the padding). Copied
   // group by group, so the stores run along col; per row instead, each row's 16-byte pieces
-  // fell a tile apart and the gather ran slower than the row-major copy it replaced.
+  // fell a tile apart and the gather ran slower than the row-major copy it replaced. A row
+  // whose window is inside reads at its corner plus the tap's offset; only the others read
+  // their own offsets table (read for every row, its stride of `taps_` offsets had made a
+  // 16-byte copy cost 6 cycles: a 16 -> 32 3x3 stride-2 conv at 320x320, one thread, spent 1.7
+  // of its 5.2 ms here).
   void gatherBlocked(const float* x, int64_t g, int64_t rows, const int64_t* tapOffset, float* col) const {
     const float* src = x + xChannel_[g * shape_.inPerGroup()];
     const int64_t blockStride = xAddr_.spatial * kChannelPack, blocks = shape_.inPerGroup() / kChannelPack;
     const int64_t KW = geometry_.kernel[2], windowRows = taps_ / KW, groupStride = tileRows_ * kChannelPack;
+    const int64_t* corner = tapOffset + tileRows_ * taps_;
     float* dst = col;
     for (int64_t row = 0; row < windowRows; ++row)
       for (int64_t b = 0; b < blocks; ++b)
         for (int64_t kw = 0; kw < KW; ++kw, dst += groupStride) {
+          const int64_t tap = row * KW + kw;
           const float* s = src + b * blockStride;
-          const int64_t* offset = tapOffset + row * KW + kw;
-          for (int64_t r = 0; r < rows; ++r, offset += taps_) {
-            if (*offset >= 0) storeFloat4(dst + r * kChannelPack, loadFloat4(s + *offset));
+          const float* sTap = s + relativeTap_[tap];
+          for (int64_t r = 0; r < rows; ++r) {
+            if (corner[r] >= 0) {
+              storeFloat4(dst + r * kChannelPack, loadFloat4(sTap + corner[r]));
+              continue;
+            }
+            const int64_t offset = tapOffset[r * taps_ + tap];
+            if (offset >= 0) storeFloat4(dst + r * kChannelPack, loadFloat4(s + offset));
             else std::memset(dst + r * kChannelPack, 0, sizeof(float) * kChannelPack);
           }
         }
