@@ -91,6 +91,24 @@ TEST(ConcatOp, ChannelsOfPackedTensors) {
   EXPECT_EQ(notOfX, 5u) << s->report().toString();
 }
 
+// Copies of megabytes with few outer rows (batch 1 and 2 along channels) go in pieces over
+// the pool (backends/cpu/CopyPieces.hpp), of uneven sizes; many rows (EveryAxisAndDtype) row
+// by row.
+TEST(ConcatOp, LargeCopiesInPieces) {
+  for (BackendType b : availableBackends()) {
+    for (int64_t batch : {1, 2}) {
+      const std::vector<Tensor> ins = {randomTensor({batch, 5, 151, 301}, 1), randomTensor({batch, 3, 151, 301}, 2),
+                                       randomTensor({batch, 1, 151, 301}, 3)};
+      Attributes axis;
+      axis.setInt("axis", 1);
+      OpRun r = runOp("Concat", ins, axis, 1, b);
+      ASSERT_TRUE(r.status.isOk()) << r.status.message();
+      expectSameBytes(r.outputs[0], concatReference(ins, 1),
+                      std::string(backendTypeName(b)) + " batch " + std::to_string(batch));
+    }
+  }
+}
+
 TEST(ConcatOp, RejectsMismatchedShapes) {
   Attributes attrs;
   attrs.setInt("axis", 1);
@@ -201,6 +219,16 @@ TEST(SplitOp, ChannelsOfPackedTensors) {
   size_t notOfX = 0;
   for (const std::string& c : s->report().conversions) notOfX += c.rfind("copy '" + in + "'", 0) == 0 ? 0 : 1;
   EXPECT_EQ(notOfX, 5u) << s->report().toString();
+}
+
+// The mirror of ConcatOp.LargeCopiesInPieces.
+TEST(SplitOp, LargeCopiesInPieces) {
+  for (int64_t batch : {1, 2}) {
+    Attributes attrs;
+    attrs.setInt("axis", 1);
+    checkSplit(randomTensor({batch, 13, 151, 301}, 4), 1, {4, 8, 1}, attrs, {tensorFromInts({3}, {4, 8, 1})}, 13,
+               "batch " + std::to_string(batch));
+  }
 }
 
 TEST(SplitOp, RejectsBadSizes) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backends/cpu/CopyPieces.hpp"
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/NC4HW4.hpp"
 #include "ops/Concat.hpp"
@@ -43,23 +44,38 @@ class CpuConcat final : public Execution {
       blockBytes_.push_back(static_cast<size_t>(block) * elem);
       outRowBytes_ += blockBytes_.back();
     }
+    // Few rows (a batch-1 channel concat is one): their copies in pieces over the pool.
+    pieces_.clear();
+    for (int64_t o = 0; o < outer_ && outer_ <= kCopyPieceRows; ++o) {
+      size_t at = static_cast<size_t>(o) * outRowBytes_;
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        addCopyPieces(&pieces_, i, static_cast<size_t>(o) * blockBytes_[i], at, blockBytes_[i]);
+        at += blockBytes_[i];
+      }
+    }
     return Status::ok();
   }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
     if (outputs[0]->elementCount() == 0) return Status::ok();
     char* dst = outputs[0]->data<char>();
-    const int64_t minRows = std::max<int64_t>(1, 65536 / std::max<size_t>(1, outRowBytes_));
-    cpuPool(*this).parallelFor(outer_, [&](int64_t begin, int64_t end) {
-      for (int64_t o = begin; o < end; ++o) {
-        char* row = dst + o * outRowBytes_;
-        for (size_t i = 0; i < inputs.size(); ++i) {
-          if (blockBytes_[i] == 0) continue;
-          std::memcpy(row, inputs[i]->data<char>() + o * blockBytes_[i], blockBytes_[i]);
-          row += blockBytes_[i];
+    if (!pieces_.empty()) {
+      runCopyPieces(cpuPool(*this), pieces_, [&](const CopyPiece& c) {
+        std::memcpy(dst + c.at, inputs[c.tensor]->data<char>() + c.from, c.bytes);
+      });
+    } else {
+      const int64_t minRows = std::max<int64_t>(1, 65536 / std::max<size_t>(1, outRowBytes_));
+      cpuPool(*this).parallelFor(outer_, [&](int64_t begin, int64_t end) {
+        for (int64_t o = begin; o < end; ++o) {
+          char* row = dst + o * outRowBytes_;
+          for (size_t i = 0; i < inputs.size(); ++i) {
+            if (blockBytes_[i] == 0) continue;
+            std::memcpy(row, inputs[i]->data<char>() + o * blockBytes_[i], blockBytes_[i]);
+            row += blockBytes_[i];
+          }
         }
-      }
-    }, minRows);
+      }, minRows);
+    }
     // The last input's padding lanes are the output's: whatever its producer left there.
     if (packed_) zeroPaddingLanes(outputs[0]->data<float>(), ChannelAddressing(outputs[0]->shape(), Layout::kNC4HW4));
     return Status::ok();
@@ -81,6 +97,7 @@ class CpuConcat final : public Execution {
   int64_t outer_ = 1;
   std::vector<size_t> blockBytes_;
   size_t outRowBytes_ = 0;
+  std::vector<CopyPiece> pieces_;  // few rows: input tensor's bytes -> the output's (else empty)
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors&, const Tensors&) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backends/cpu/CopyPieces.hpp"
 #include "backends/cpu/CpuBackend.hpp"
 #include "backends/cpu/NC4HW4.hpp"
 #include "ops/Split.hpp"
@@ -46,23 +47,38 @@ class CpuSplit final : public Execution {
       blockBytes_.push_back(static_cast<size_t>(block) * elem);
       inRowBytes_ += blockBytes_.back();
     }
+    // Few rows (a batch-1 channel split is one): their copies in pieces over the pool.
+    pieces_.clear();
+    for (int64_t o = 0; o < outer_ && outer_ <= kCopyPieceRows; ++o) {
+      size_t from = static_cast<size_t>(o) * inRowBytes_;
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        addCopyPieces(&pieces_, i, from, static_cast<size_t>(o) * blockBytes_[i], blockBytes_[i]);
+        from += blockBytes_[i];
+      }
+    }
     return Status::ok();
   }
 
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
     if (inputs[0]->elementCount() == 0) return Status::ok();
     const char* src = inputs[0]->data<char>();
-    const int64_t minRows = std::max<int64_t>(1, 65536 / std::max<size_t>(1, inRowBytes_));
-    cpuPool(*this).parallelFor(outer_, [&](int64_t begin, int64_t end) {
-      for (int64_t o = begin; o < end; ++o) {
-        const char* row = src + o * inRowBytes_;
-        for (size_t i = 0; i < outputs.size(); ++i) {
-          if (blockBytes_[i] == 0) continue;
-          std::memcpy(outputs[i]->data<char>() + o * blockBytes_[i], row, blockBytes_[i]);
-          row += blockBytes_[i];
+    if (!pieces_.empty()) {
+      runCopyPieces(cpuPool(*this), pieces_, [&](const CopyPiece& c) {
+        std::memcpy(outputs[c.tensor]->data<char>() + c.at, src + c.from, c.bytes);
+      });
+    } else {
+      const int64_t minRows = std::max<int64_t>(1, 65536 / std::max<size_t>(1, inRowBytes_));
+      cpuPool(*this).parallelFor(outer_, [&](int64_t begin, int64_t end) {
+        for (int64_t o = begin; o < end; ++o) {
+          const char* row = src + o * inRowBytes_;
+          for (size_t i = 0; i < outputs.size(); ++i) {
+            if (blockBytes_[i] == 0) continue;
+            std::memcpy(outputs[i]->data<char>() + o * blockBytes_[i], row, blockBytes_[i]);
+            row += blockBytes_[i];
+          }
         }
-      }
-    }, minRows);
+      }, minRows);
+    }
     // The last output's padding lanes are the input's: whatever its producer left there.
     if (packed_ && !outputs.empty())
       zeroPaddingLanes(outputs.back()->data<float>(), ChannelAddressing(outputs.back()->shape(), Layout::kNC4HW4));
@@ -92,6 +108,7 @@ class CpuSplit final : public Execution {
   int64_t outer_ = 1;
   std::vector<size_t> blockBytes_;
   size_t inRowBytes_ = 0;
+  std::vector<CopyPiece> pieces_;  // few rows: the input's bytes -> an output tensor's (else empty)
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors&, const Tensors&) {
