@@ -11,6 +11,9 @@ class CpuStridedCopy : public Execution {
  public:
   using Execution::Execution;
 
+  // The input is read in onExecute alone (the view holds offsets, not pointers).
+  bool readsInputInPlace(size_t input) const override { return input == 0; }
+
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
     if (outputs[0]->elementCount() == 0) return Status::ok();
     copyStrided(inputs[0]->data(), outputs[0]->data(), dataTypeSize(inputs[0]->dtype()), view_,

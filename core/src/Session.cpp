@@ -191,9 +191,10 @@ struct Session::Impl {
   bool addSpecializations(const std::map<std::string, Tensor>& feeds);
   bool specializedValuesChanged(const std::map<std::string, Tensor>& feeds) const;
   // The step slots through which only copy steps (GPU uploads and downloads, CPU layout and
-  // type conversions) touch host tensor `t` in a run: as an input, every slot that reads it;
-  // as an output, the one slot that writes it, with no step reading it. Empty when a node's
-  // kernel touches it, or when it is a graph input read back as an output too.
+  // type conversions) touch host tensor `t` in a run: as an input, every slot that reads it
+  // (CPU executions that read it in place, Execution::readsInputInPlace, too); as an output,
+  // the one slot that writes it, with no step reading it. Empty when another node's kernel
+  // touches it, or when it is a graph input read back as an output too.
   std::vector<Tensor**> copyOnlySlots(Tensor* t, bool asInput);
   // `kernelAllocates`: the outputs' shapes come from the values; the kernel allocates them.
   Status fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs,
@@ -946,10 +947,11 @@ std::vector<Tensor**> Session::Impl::copyOnlySlots(Tensor* t, bool asInput) {
     if (!asInput && kv.second == t) return {};
   for (Step& s : steps) {
     const bool copy = !s.node;
-    for (Tensor*& in : s.inputs)
-      if (in == t) {
-        if (!asInput || !copy) return {};
-        slots.push_back(&in);
+    for (size_t i = 0; i < s.inputs.size(); ++i)
+      if (s.inputs[i] == t) {
+        const bool inPlace = !copy && s.backend == cpu && s.exec->readsInputInPlace(i);
+        if (!asInput || !(copy || inPlace)) return {};
+        slots.push_back(&s.inputs[i]);
       }
     for (Tensor*& out : s.outputs)
       if (out == t) {

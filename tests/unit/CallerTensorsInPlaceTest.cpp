@@ -115,6 +115,62 @@ TEST(CallerTensorsInPlace, CpuLayoutCopiesReadAndWriteTheCallersTensors) {
     expectClose(results[run].first, results[run].second, 1e-5, 1e-5, "run " + std::to_string(run) + ", after all runs");
 }
 
+// CPU executions that read a graph input in place (Execution::readsInputInPlace: a conv on a
+// 3-channel image, which reads NCHW itself; a Transpose) are handed the caller's tensor: each
+// run a new one, freed after the run, in a new shape every second run, and each run must see
+// its own values (a conv keeping a pointer from planning would read an earlier run's image).
+TEST(CallerTensorsInPlace, CpuKernelsReadTheCallersInput) {
+  GraphBuilder gb;
+  const std::string x = gb.input("x", DataType::kF32, {1, 3, -1, -1});
+  const Tensor w = randomTensor({8, 3, 3, 3}, 8, -1.f, 1.f);
+  Attributes conv;
+  conv.setInts("pads", {1, 1, 1, 1});
+  conv.setInts("strides", {2, 2});
+  const std::string y = gb.op1("Conv", {x, gb.constant("w", w)}, conv);
+  gb.output(y);
+  const std::string nhwc = gb.input("nhwc", DataType::kF32, {1, -1, 6, 4});
+  Attributes perm;
+  perm.setInts("perm", {0, 3, 1, 2});
+  const std::string t = gb.op1("Transpose", {nhwc}, perm);
+  gb.output(t);
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(gb.build(&g).isOk());
+  SessionOptions o;
+  o.backends = {BackendType::kCPU};
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, o, &s).isOk());
+  for (int run = 0; run < 6; ++run) {
+    const int64_t H = 9 + run / 2 * 4, W = 11 + run / 2, OH = (H - 1) / 2 + 1, OW = (W - 1) / 2 + 1;
+    std::map<std::string, Tensor> outs;
+    Tensor expected = Tensor::hostAllocate({1, 8, OH, OW}, DataType::kF32);
+    Tensor expectedT = Tensor::hostAllocate({1, 4, H, 6}, DataType::kF32);
+    {
+      const Tensor image = randomTensor({1, 3, H, W}, 300 + run, -1.f, 1.f);
+      const Tensor other = randomTensor({1, H, 6, 4}, 400 + run, -1.f, 1.f);
+      for (int64_t m = 0; m < 8; ++m)
+        for (int64_t oh = 0; oh < OH; ++oh)
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            double sum = 0;
+            for (int64_t c = 0; c < 3; ++c)
+              for (int64_t kh = 0; kh < 3; ++kh)
+                for (int64_t kw = 0; kw < 3; ++kw) {
+                  const int64_t ih = oh * 2 - 1 + kh, iw = ow * 2 - 1 + kw;
+                  if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                  sum += double(w.data<float>()[((m * 3 + c) * 3 + kh) * 3 + kw]) * image.data<float>()[(c * H + ih) * W + iw];
+                }
+            expected.data<float>()[(m * OH + oh) * OW + ow] = static_cast<float>(sum);
+          }
+      for (int64_t c = 0; c < 4; ++c)
+        for (int64_t h = 0; h < H; ++h)
+          for (int64_t j = 0; j < 6; ++j) expectedT.data<float>()[(c * H + h) * 6 + j] = other.data<float>()[(h * 6 + j) * 4 + c];
+      const Status st = s->run({{"x", image}, {"nhwc", other}}, &outs);
+      ASSERT_TRUE(st.isOk()) << st.message();
+    }  // the inputs freed: a step still pointing at one would read freed memory next run (ASan)
+    expectClose(outs.at(y), expected, 1e-5, 1e-5, "conv, run " + std::to_string(run));
+    expectClose(outs.at(t), expectedT, 0, 0, "transpose, run " + std::to_string(run));
+  }
+}
+
 // The outputs map of one run handed to the next: a tensor only the map holds, of the
 // output's shape and type, is refilled in place (no fresh memory each run); one the caller
 // also kept, or of another shape or type, is left alone and the output gets new memory. Every

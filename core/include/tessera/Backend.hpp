@@ -78,6 +78,12 @@ class Execution {
   // onExecute must move nothing when they find it shared.
   virtual bool outputIsInputBytes() const { return false; }
 
+  // True when this execution reads input `input` only in onExecute, through the tensor it is
+  // handed there (no pointer to its data kept from onResize), and never writes it: the Session
+  // may then hand it the caller's own tensor for a graph input instead of a copy of it (a CPU
+  // conv on an image). Default: false.
+  virtual bool readsInputInPlace(size_t input) const { (void)input; return false; }
+
   // The work per run. Default: no arithmetic counted; bytes = inputs read + outputs written.
   // Compute-heavy ops (conv, gemm, matmul) override it with their multiply-adds.
   virtual WorkEstimate work(const Tensors& inputs, const Tensors& outputs) const;
