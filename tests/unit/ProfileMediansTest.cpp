@@ -21,9 +21,15 @@ Steps run(std::vector<std::pair<std::string, double>> steps) {
   return out;
 }
 
+Steps medians(const std::vector<Steps>& runs, int* used) {
+  cli::ProfileMedians m;
+  for (const Steps& r : runs) m.add(r);
+  return m.medians(used);
+}
+
 TEST(ProfileMedians, EachStepsMedianOverTheRuns) {
   int used = 0;
-  const Steps m = cli::medianProfile({run({{"Conv 'a'", 5.0}, {"Relu 'b'", 1.0}}),
+  const Steps m = medians({run({{"Conv 'a'", 5.0}, {"Relu 'b'", 1.0}}),
                                       run({{"Conv 'a'", 1.0}, {"Relu 'b'", 9.0}}),
                                       run({{"Conv 'a'", 2.0}, {"Relu 'b'", 3.0}})},
                                      &used);
@@ -33,7 +39,7 @@ TEST(ProfileMedians, EachStepsMedianOverTheRuns) {
   EXPECT_DOUBLE_EQ(m[0].ms, 2.0);
   EXPECT_DOUBLE_EQ(m[1].ms, 3.0);
   // An even count: the mean of the middle two.
-  const Steps even = cli::medianProfile({run({{"Conv 'a'", 4.0}}), run({{"Conv 'a'", 1.0}}),
+  const Steps even = medians({run({{"Conv 'a'", 4.0}}), run({{"Conv 'a'", 1.0}}),
                                          run({{"Conv 'a'", 2.0}}), run({{"Conv 'a'", 8.0}})},
                                         &used);
   EXPECT_EQ(used, 4);
@@ -42,7 +48,7 @@ TEST(ProfileMedians, EachStepsMedianOverTheRuns) {
 
 TEST(ProfileMedians, RunsWithOtherStepsAreLeftOut) {
   int used = 0;
-  const Steps m = cli::medianProfile({run({{"Conv 'a'", 100.0}}),                        // another plan
+  const Steps m = medians({run({{"Conv 'a'", 100.0}}),                        // another plan
                                       run({{"Conv 'a'", 7.0}, {"Relu 'b'", 2.0}}),
                                       run({{"Relu 'b'", 50.0}, {"Conv 'a'", 50.0}}),      // another order
                                       run({{"Conv 'a'", 5.0}, {"Relu 'b'", 4.0}})},
@@ -51,7 +57,7 @@ TEST(ProfileMedians, RunsWithOtherStepsAreLeftOut) {
   EXPECT_EQ(used, 2);
   EXPECT_DOUBLE_EQ(m[0].ms, 6.0);
   EXPECT_DOUBLE_EQ(m[1].ms, 3.0);
-  EXPECT_TRUE(cli::medianProfile({}, &used).empty());
+  EXPECT_TRUE(medians({}, &used).empty());
   EXPECT_EQ(used, 0);
 }
 

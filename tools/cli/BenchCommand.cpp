@@ -204,16 +204,16 @@ int benchCommand(ArgReader& args) {
   for (int i = 0; i < warmup; ++i) check(session->run(inputSets[i % inputSets.size()], &outputs));
   check(session->setProfiling(o.profile));
   std::vector<double> times;
-  std::vector<std::vector<Session::ProfileEntry>> profiles;  // of the runs at the last run's inputs
+  ProfileMedians profiles;  // of the runs at the last run's inputs
   for (int i = 0; i < o.runs; ++i) {
     const auto& inputs = inputSets[i % inputSets.size()];
     const auto start = std::chrono::steady_clock::now();
     check(session->run(inputs, &outputs));
     times.push_back(msSince(start));
-    if (o.profile && i % inputSets.size() == (o.runs - 1) % inputSets.size()) profiles.push_back(session->profile());
+    if (o.profile && i % inputSets.size() == (o.runs - 1) % inputSets.size()) profiles.add(session->profile());
   }
   int profileRuns = 0;
-  const std::vector<Session::ProfileEntry> steps = medianProfile(profiles, &profileRuns);
+  const std::vector<Session::ProfileEntry> steps = profiles.medians(&profileRuns);
 
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());

@@ -20,20 +20,29 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-std::vector<Session::ProfileEntry> medianProfile(const std::vector<std::vector<Session::ProfileEntry>>& runs,
-                                                 int* runsUsed) {
+void ProfileMedians::add(const std::vector<Session::ProfileEntry>& run) {
+  size_t list = 0;
+  while (list < stepLists_.size() && !sameSteps(stepLists_[list], run)) ++list;
+  if (list == stepLists_.size()) stepLists_.push_back(run);
+  runList_.push_back(list);
+  std::vector<double> ms;
+  ms.reserve(run.size());
+  for (const Session::ProfileEntry& e : run) ms.push_back(e.ms);
+  runMs_.push_back(std::move(ms));
+}
+
+std::vector<Session::ProfileEntry> ProfileMedians::medians(int* runsUsed) const {
   *runsUsed = 0;
-  if (runs.empty()) return {};
-  std::vector<Session::ProfileEntry> steps = runs.back();
-  std::vector<const std::vector<Session::ProfileEntry>*> like;
-  for (const auto& r : runs)
-    if (sameSteps(r, steps)) like.push_back(&r);
-  *runsUsed = static_cast<int>(like.size());
-  for (size_t i = 0; i < steps.size(); ++i) {
-    std::vector<double> ms;
-    for (const auto* r : like) ms.push_back((*r)[i].ms);
-    steps[i].ms = median(ms);
+  if (runList_.empty()) return {};
+  const size_t last = runList_.back();
+  std::vector<Session::ProfileEntry> steps = stepLists_[last];
+  std::vector<std::vector<double>> ms(steps.size());
+  for (size_t r = 0; r < runList_.size(); ++r) {
+    if (runList_[r] != last) continue;
+    ++*runsUsed;
+    for (size_t i = 0; i < steps.size(); ++i) ms[i].push_back(runMs_[r][i]);
   }
+  for (size_t i = 0; i < steps.size(); ++i) steps[i].ms = median(ms[i]);
   return steps;
 }
 
