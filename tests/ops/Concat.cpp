@@ -26,6 +26,15 @@ Tensor concatReference(const std::vector<Tensor>& ins, int64_t axis) {
   return r;
 }
 
+// The graph gb builds, in a Session of the default options (the CPU), run on input x.
+void runOnDefaultSession(GraphBuilder& gb, const Tensor& x, std::shared_ptr<Graph>* graph, std::unique_ptr<Session>* s,
+                      std::map<std::string, Tensor>* outs) {
+  ASSERT_TRUE(gb.build(graph).isOk());
+  ASSERT_TRUE(Session::create(*graph, SessionOptions{}, s).isOk());
+  const Status st = (*s)->run({{"x", x}}, outs);
+  ASSERT_TRUE(st.isOk()) << st.message();
+}
+
 TEST(ConcatOp, EveryAxisAndDtype) {
   const std::vector<DataType> dtypes = {DataType::kF32, DataType::kI64, DataType::kU8,
                                         DataType::kF16};
@@ -68,12 +77,9 @@ TEST(ConcatOp, ChannelsOfPackedTensors) {
   for (const std::string& o : {a, b, c, cat}) gb.output(o);
   gb.output(gb.op1("GlobalAveragePool", {cat}));
   std::shared_ptr<Graph> graph;
-  ASSERT_TRUE(gb.build(&graph).isOk());
   std::unique_ptr<Session> s;
-  ASSERT_TRUE(Session::create(graph, SessionOptions{}, &s).isOk());
   std::map<std::string, Tensor> outs;
-  const Status st = s->run({{"x", x}}, &outs);
-  ASSERT_TRUE(st.isOk()) << st.message();
+  ASSERT_NO_FATAL_FAILURE(runOnDefaultSession(gb, x, &graph, &s, &outs));
   const Tensor expected = concatReference({outs[a], outs[b], outs[c]}, 1);
   expectSameBytes(outs[cat], expected, "packed concat");
   // The pooled concat: per channel means of the expected concat.
@@ -189,12 +195,9 @@ TEST(SplitOp, ChannelsOfPackedTensors) {
   const std::string q = gb.op1("Conv", {parts[2], gb.constant("wq", w)});
   for (const std::string& o : {r, parts[0], parts[1], parts[2], q}) gb.output(o);
   std::shared_ptr<Graph> graph;
-  ASSERT_TRUE(gb.build(&graph).isOk());
   std::unique_ptr<Session> s;
-  ASSERT_TRUE(Session::create(graph, SessionOptions{}, &s).isOk());
   std::map<std::string, Tensor> outs;
-  const Status st = s->run({{"x", x}}, &outs);
-  ASSERT_TRUE(st.isOk()) << st.message();
+  ASSERT_NO_FATAL_FAILURE(runOnDefaultSession(gb, x, &graph, &s, &outs));
   const Tensor& whole = outs[r];
   int64_t start = 0;
   for (int i = 0; i < 3; ++i) {
