@@ -190,12 +190,13 @@ struct Session::Impl {
   // Specializes the graph inputs behind neededValues on their values in `feeds`.
   bool addSpecializations(const std::map<std::string, Tensor>& feeds);
   bool specializedValuesChanged(const std::map<std::string, Tensor>& feeds) const;
-  // The step slots through which only copy steps (GPU uploads and downloads, CPU layout and
-  // type conversions) touch host tensor `t` in a run: as an input, every slot that reads it
-  // (CPU executions that read it in place, Execution::readsInputInPlace, too); as an output,
+  // The step slots that may point at the caller's tensor for host tensor `t` in a run, where
+  // only copy steps (GPU uploads and downloads, CPU layout and type conversions) and CPU
+  // executions that read it in place (Execution::readsInputInPlace) touch it: as an input,
+  // every slot that reads it; as an output,
   // the one slot that writes it, with no step reading it. Empty when another node's kernel
   // touches it, or when it is a graph input read back as an output too.
-  std::vector<Tensor**> copyOnlySlots(Tensor* t, bool asInput);
+  std::vector<Tensor**> callerSlots(Tensor* t, bool asInput);
   // `kernelAllocates`: the outputs' shapes come from the values; the kernel allocates them.
   Status fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs,
               bool kernelAllocates = false);
@@ -939,7 +940,7 @@ bool Session::Impl::addSpecializations(const std::map<std::string, Tensor>& feed
   return added;
 }
 
-std::vector<Tensor**> Session::Impl::copyOnlySlots(Tensor* t, bool asInput) {
+std::vector<Tensor**> Session::Impl::callerSlots(Tensor* t, bool asInput) {
   std::vector<Tensor**> slots;
   for (auto& kv : outputTensors)
     if (asInput && kv.second == t) return {};
@@ -1064,7 +1065,7 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
   RunSlots slots(m.inputTensors.size() + g.outputs.size());
   for (auto& kv : m.inputTensors) {
     const Tensor& given = inputs.at(kv.first);
-    const std::vector<Tensor**> readers = m.options.trace ? std::vector<Tensor**>() : m.copyOnlySlots(kv.second, true);
+    const std::vector<Tensor**> readers = m.options.trace ? std::vector<Tensor**>() : m.callerSlots(kv.second, true);
     if (readers.empty()) copyInput(given, *kv.second, m.cpu->hostThreads());
     else slots.redirect(Tensor::hostWrap(given.data(), given.shape(), given.dtype(), Layout::kNCHW), readers);
   }
@@ -1087,7 +1088,7 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
   for (const ValueInfo& o : g.outputs) {
     const Value& v = m.values[o.name];
     if (v.constant || m.options.trace || written.count(o.name)) continue;
-    const std::vector<Tensor**> writer = m.copyOnlySlots(m.outputTensors.at(o.name), false);
+    const std::vector<Tensor**> writer = m.callerSlots(m.outputTensors.at(o.name), false);
     if (!writer.empty())
       written[o.name] = &slots.redirect(outputTensor(o, v), writer);
   }
