@@ -28,7 +28,9 @@ if [ "${TESSERA_BUNDLE_NO_BUILD:-0}" != 1 ]; then
   if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
     cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   fi
-  cmake --build "$BUILD_DIR" -j "$JOBS" --target tessera_cli tessera_tests >/dev/null
+  targets=(tessera_cli tessera_tests)
+  grep -q '^TESSERA_BUILD_BENCHMARKS:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" && targets+=(tessera_kernel_bench)
+  cmake --build "$BUILD_DIR" -j "$JOBS" --target "${targets[@]}" >/dev/null
 fi
 [ -x "$BUILD_DIR/tessera" ] && [ -x "$BUILD_DIR/tests/tessera_tests" ] || die "no built tessera and tessera_tests in $BUILD_DIR"
 
@@ -43,6 +45,8 @@ cmake --install "$BUILD_DIR" --prefix "$STAGE/install" >/dev/null
 cmake --install "$BUILD_DIR" --prefix "$STAGE/install" --component bundle >/dev/null
 LIBDIR="$(cd "$STAGE/install" && ls -d lib*/libtessera.so.0 | head -1 | xargs dirname)"
 cp -a "$STAGE/install/bin/tessera" "$STAGE/install/bin/tessera_tests" "$B/bin/"
+# The kernel micro-benchmarks where this build has them (run.sh's `cpu` step).
+[ -x "$STAGE/install/bin/tessera_kernel_bench" ] && cp -a "$STAGE/install/bin/tessera_kernel_bench" "$B/bin/"
 cp -a "$STAGE/install/$LIBDIR"/libtessera.so* "$B/lib/"
 
 # Libraries the binaries or the GPU drivers load that a stock system may not have: the
@@ -60,12 +64,16 @@ for lib in libprotobuf.so.32 libz.so.1 libOpenCL.so.1 libvulkan.so.1 libGLdispat
   path="$(find_lib "$lib")" || die "$lib is not installed here (scripts/setup.sh installs the build's libraries)"
   cp -L "$path" "$B/lib/fallback/$lib"
 done
+if [ -x "$B/bin/tessera_kernel_bench" ]; then
+  path="$(find_lib libbenchmark.so.1debian)" || die "libbenchmark.so.1debian is not installed here (scripts/setup.sh installs it)"
+  cp -L "$path" "$B/lib/fallback/"
+fi
 
 cp "$ROOT"/third_party/models/paddleocr/*.onnx "$B/models/"
 mkdir -p "$B/data"
 cp -r "$NODE_DATA" "$B/data/node"
 cp "$ROOT"/tests/conformance/onnx_node_inference.txt "$ROOT"/tests/conformance/onnx_node_inference_float_only.txt \
-   "$B/lists/"
+   "$ROOT"/tests/cpu/isa_op_tests.txt "$B/lists/"
 cp "$ROOT/scripts/bundle/run.sh" "$ROOT/scripts/bundle/ab.sh" "$ROOT/scripts/bundle/env.sh" "$ROOT/tests/models/check_paddleocr.py" "$B/"
 git -C "$ROOT" describe --always --dirty >"$B/VERSION" 2>/dev/null || echo unknown >"$B/VERSION"
 

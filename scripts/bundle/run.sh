@@ -15,19 +15,25 @@
 #   latency      the PaddleOCR table: every GPU backend in fp32 and fp16, the CPU at
 #                1, 2, 4 ... all hardware threads; medians of TESSERA_BUNDLE_RUNS runs
 #                (default 30) after 5 warm-up runs; and det 640's per-step profile on each GPU
+#   cpu          the CPU kernels on every instruction set this host runs (avx512, avx2,
+#                generic; TESSERA_CPU_ISA forces each): the CPU op tests, the inference list
+#                of node cases, the PaddleOCR cases against ONNX Runtime (as `accuracy`), and
+#                the kernel micro-benchmarks on 2 threads on each SIMD path (issue 9's items 3
+#                and 4 on a host with AVX-512, which the build machine may lack)
 # Every step writes its full output under RESULTS_DIR; the summary goes to stdout and to
 # RESULTS_DIR/summary.md. Exit status: 1 when a unit test failed, a conformance run had a
 # failure the CPU does not also have, or a latency cell failed.
 # Narrower runs (the repository's smoke test uses them): TESSERA_BUNDLE_TESTS (a gtest
 # filter), TESSERA_BUNDLE_LIST (one case list for both conformance runs), TESSERA_BUNDLE_MODELS
-# (e.g. "cls det320": cls, rec, det320, det640).
+# (e.g. "cls det320": cls, rec, det320, det640), TESSERA_BUNDLE_CPU_TESTS (the `cpu` step's
+# gtest filter), TESSERA_BUNDLE_BENCH_FILTER (its kernel micro-benchmarks).
 set -uo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=env.sh
 . "$HERE/env.sh"
 
-STEPS="devices,unit,conformance,accuracy,latency"
+STEPS="devices,unit,conformance,accuracy,latency,cpu"
 if [ "${1:-}" = "--only" ]; then STEPS="$2"; shift 2; fi
 RESULTS="${1:-$PWD/tessera-results}"
 mkdir -p "$RESULTS"
@@ -183,6 +189,63 @@ if want latency; then
   case " ${TESSERA_BUNDLE_MODELS:-det640} " in
     *" det640 "*) say "Per-step profiles of det 1x3x640x640: profile_det640_<backend>_<precision>.txt" ;;
   esac
+  say ""
+fi
+
+if want cpu; then
+  say "## CPU kernels on each instruction set"
+  say ""
+  say "Host: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) hardware threads;" \
+      "$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|fma|avx512[a-z_0-9]*)$' | tr '\n' ' ')"
+  have_ort=0
+  python3 -c 'import numpy, onnxruntime' 2>/dev/null && have_ort=1
+  # The portable path first: each SIMD path is held to its conformance failures.
+  for isa in generic avx2 avx512; do
+    # A CPU without the path would fall back to another one and prove nothing: skipped.
+    devices="$(TESSERA_CPU_ISA=$isa tessera devices 2>/dev/null)"
+    if [[ "$devices" != *"kernels: $isa,"* ]]; then
+      say "- $isa: this CPU has no $isa path; skipped"
+      continue
+    fi
+    TESSERA_CPU_ISA=$isa tessera_tests --gtest_filter="${TESSERA_BUNDLE_CPU_TESTS:-$(grep -v '^#' "$HERE/lists/isa_op_tests.txt")}" \
+      --gtest_color=no \
+      >"$RESULTS/cpu_${isa}_unit.txt" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && STATUS=1
+    say "- $isa, CPU op tests: exit $rc: $(grep -E '^\[  (PASSED|FAILED)  \]|tests? ran' "$RESULTS/cpu_${isa}_unit.txt" | tr '\n' ' ')"
+    grep -E '^\[  FAILED  \] [A-Za-z]' "$RESULTS/cpu_${isa}_unit.txt" | sed 's/^/  - /' | sort -u | tee -a "$SUMMARY"
+    TESSERA_CPU_ISA=$isa tessera conformance "$TESSERA_ONNX_NODE_DATA" \
+      --list "${TESSERA_BUNDLE_LIST:-$HERE/lists/onnx_node_inference.txt}" --backend cpu >"$RESULTS/cpu_${isa}_conformance.txt" 2>&1
+    say "- $isa, inference list: $(grep -E '^[0-9]+ passed' "$RESULTS/cpu_${isa}_conformance.txt")"
+    grep '^FAIL ' "$RESULTS/cpu_${isa}_conformance.txt" | cut -d' ' -f2 | sort >"$RESULTS/.cpu_${isa}_failures"
+    if [ "$isa" != generic ]; then
+      extra="$(comm -23 "$RESULTS/.cpu_${isa}_failures" "$RESULTS/.cpu_generic_failures")"
+      [ -n "$extra" ] && { STATUS=1; say "  - failing with $isa, not with generic: $(echo $extra)"; }
+    fi
+    if [ $have_ort = 1 ]; then
+      TESSERA_CPU_ISA=$isa python3 "$HERE/check_paddleocr.py" --tessera "$HERE/bin/tessera" --models-dir "$HERE/models" \
+        --ort python --backend cpu --threads 2 >"$RESULTS/cpu_${isa}_paddleocr.txt" 2>&1
+      rc=$?
+      [ $rc -ne 0 ] && STATUS=1
+      say "- $isa, PaddleOCR against ONNX Runtime: $(tail -1 "$RESULTS/cpu_${isa}_paddleocr.txt")"
+    else
+      say "- $isa, PaddleOCR: skipped (needs python3 with numpy and onnxruntime)"
+    fi
+    if [ "$isa" != generic ] && [ ! -x "$HERE/bin/tessera_kernel_bench" ]; then
+      say "- $isa, kernel micro-benchmarks: not in this bundle (built without Google Benchmark)"
+    elif [ "$isa" != generic ]; then
+      TESSERA_CPU_ISA=$isa tessera_kernel_bench --threads=2 --benchmark_min_time=0.3 --benchmark_repetitions=3 \
+        --benchmark_display_aggregates_only=true --benchmark_counters_tabular=true \
+        ${TESSERA_BUNDLE_BENCH_FILTER:+--benchmark_filter="$TESSERA_BUNDLE_BENCH_FILTER"} \
+        >"$RESULTS/cpu_${isa}_kernels.txt" 2>&1 || STATUS=1
+      say "- $isa, kernel micro-benchmarks (2 threads; cpu_${isa}_kernels.txt): $(awk '
+          !/_median/ { next }
+          { sub(/\/(iterations:[0-9]+\/)?manual_time_median/, "", $1) }
+          $1 ~ /^(MachinePeak|Conv3x3|Conv1x1\/256|ConvTranspose|MatMul)/ { printf "%s%s %.1f%% of peak", sep, $1, $7; sep = "; " }
+          $1 ~ /^(ConvDepthwise3x3\/s[12]\/96ch|ConvFirst)/ { printf "%s%s %.2fx its bound", sep, $1, $NF; sep = "; " }' \
+          "$RESULTS/cpu_${isa}_kernels.txt")"
+    fi
+  done
   say ""
 fi
 

@@ -3,7 +3,8 @@
 # scratch folder and runs its run.sh there with a bare environment (no build tree, no
 # LD_LIBRARY_PATH, a fresh HOME), narrowed to stay quick on CPU-run drivers: the devices, two
 # GPU unit tests, two ONNX node cases per backend, and the classifier's latency row per
-# backend. Every step must report success and every latency cell a number. ab.sh times the
+# backend, and the CPU step on every instruction set with one op test and the FMA peak.
+# Every step must report success and every latency cell a number. ab.sh times the
 # classifier against the bundle's own tessera (one round). Then the devices
 # step again as on a machine's first run: with the NC4HW4 storage choices gone from the
 # cache, `tessera devices` notes its measurements inside the backends' sections, and run.sh
@@ -27,6 +28,7 @@ rc=0
 CACHE="${XDG_CACHE_HOME:-${HOME:-$WORK/home}/.cache}"
 env -i PATH=/usr/bin:/bin HOME="$WORK/home" TESSERA_BUNDLE_CACHE="$CACHE" TESSERA_BUNDLE_RUNS=2 TESSERA_BUNDLE_MODELS=cls \
   TESSERA_BUNDLE_TESTS='VulkanFp16Rounding.*:OpenClFp16Rounding.*' \
+  TESSERA_BUNDLE_CPU_TESTS='VectorMath.SwishMatchesItsDefinition' TESSERA_BUNDLE_BENCH_FILTER='MachinePeak' \
   TESSERA_BUNDLE_LIST="$WORK/unpacked/tessera-bundle/lists/smoke.txt" \
   bash -c 'printf "test_relu\ntest_conv_with_strides_padding\n" >"$TESSERA_BUNDLE_LIST" && "$0" "$1"' \
   "$WORK/unpacked/tessera-bundle/run.sh" "$WORK/results" || rc=$?
@@ -37,6 +39,17 @@ cat "$S"
 grep -q '<- default' "$WORK/results/devices.txt" || fail "no device listed"
 grep -qE '^- exit 0: .*PASSED' "$S" || fail "the unit tests did not pass"
 grep -qE '^- cpu, inference list: 2 passed, 0 failed' "$S" || fail "the CPU conformance run did not pass"
+# The CPU paths: the portable one everywhere, and each SIMD path this CPU runs.
+grep -qE '^- generic, CPU op tests: exit 0: .*PASSED' "$S" || fail "the generic CPU op test did not pass"
+grep -qE '^- generic, inference list: 2 passed, 0 failed' "$S" || fail "the generic CPU conformance run did not pass"
+for isa in avx2 avx512; do
+  if [[ "$(TESSERA_CPU_ISA=$isa "$BUILD_DIR/tessera" devices 2>/dev/null)" == *"kernels: $isa,"* ]]; then
+    grep -qE "^- $isa, CPU op tests: exit 0: .*PASSED" "$S" || fail "the $isa CPU op test did not pass"
+    grep -qE "^- $isa, kernel micro-benchmarks .*fma_chains [0-9.]+% of peak" "$S" || fail "no $isa FMA peak reported"
+  else
+    grep -q "^- $isa: this CPU has no $isa path; skipped" "$S" || fail "no word of the $isa path"
+  fi
+done
 grep -E '^\| (cpu|vulkan|opencl)[ ,]' "$S" >"$WORK/rows" || fail "no latency rows"
 if grep -q failed "$WORK/rows"; then fail "a latency cell failed"; fi
 for b in vulkan opencl; do
