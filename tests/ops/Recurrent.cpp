@@ -392,6 +392,36 @@ TEST(RecurrentOp, LargeSizesAtBatchOne) {
   check(c, 1210);
 }
 
+// A step's product worth two threads: R split into two hidden slices of 36 and 34 units,
+// each thread taking its slice's product and then those units' cells. Entries of the batch
+// end at different steps (their state must carry over unchanged), and GRU without
+// linear_before_reset waits for every slice's r before its h block.
+TEST(RecurrentOp, HiddenSlicesOnTwoThreads) {
+  uint32_t seed = 1300;
+  int variant = 0;
+  for (const char* op : {"RNN", "GRU", "LSTM"})
+    for (const char* dir : {"forward", "reverse"})
+      for (bool linear : {false, true}) {
+        if (linear && std::string(op) != "GRU") continue;
+        RnnCase c;
+        c.op = op;
+        c.direction = dir;
+        c.batch = 7;
+        c.seq = 5;
+        c.input = 9;
+        c.hidden = 70;
+        c.layout = variant % 2;
+        c.bias = true;
+        c.initial = true;
+        c.peephole = c.lstm();
+        c.lengths = true;
+        c.lens = lengthsFor(c.batch, c.seq, ++variant);
+        c.linearBeforeReset = linear;
+        c.constantWeights = variant % 2 == 0;
+        check(c, ++seed);
+      }
+}
+
 void expectFails(const RnnCase& c, const RnnInputs& in, const Attributes& attrs, const std::string& cause) {
   std::vector<Tensor> inputs = {in.x, in.w, in.r, in.b, in.lens, in.h0};
   while (inputs.back().dtype() == DataType::kUnknown) inputs.pop_back();

@@ -1,10 +1,13 @@
 // CPU RNN, GRU and LSTM on f32 (semantics: ops/Recurrent.hpp).
 //
 // W of every direction is packed as one [input, D*G*H] matrix, so one GEMM projects all
-// steps of X (seq*batch rows) at once; R is packed per direction, and each step multiplies
-// the batch's hidden state by it (one small GEMM), then the gate math runs on whole gate
-// rows with the vector activations. Constant W and R are packed once, at resize, and shared
-// by the Session's plans. Bidirectional runs its two directions on two threads.
+// steps of X (seq*batch rows) at once. Each step multiplies the batch's hidden state by R,
+// then runs the gate math with the vector activations. R is packed per direction in hidden
+// slices: slice q holds every gate's columns of the hidden units [j0, j0 + n), so one thread
+// takes a slice's product and then the cells of those units for the whole batch, with no
+// wait between the two (the state is double-buffered: the next step's product reads all of
+// it). Constant W and R are packed once, at resize, and shared by the Session's plans.
+// Bidirectional runs its two directions on two threads, each with one slice.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -22,6 +25,7 @@ namespace tessera {
 namespace {
 
 constexpr int64_t kSplitStepWork = 1 << 15;  // multiply-adds of a step product worth two threads
+constexpr int64_t kMinSliceUnits = 16;       // hidden units of a slice, at least
 
 // x = a(x), in place.
 void activate(const RecurrentActivation& a, float* x, int64_t n) {
@@ -73,35 +77,50 @@ class CpuRecurrent final : public Execution {
     input_ = x.dim(2);
     D_ = params_.numDirections();
     H_ = inputs[kRnnR]->dim(2);
-    GH_ = params_.gates() * H_;
-    // GRU without linear_before_reset multiplies r (.) H by R's h block, not H: pack it apart.
+    G_ = params_.gates();
+    GH_ = G_ * H_;
+    // GRU without linear_before_reset multiplies r (.) H by R's h block, not H: that block is
+    // a second product, after z and r.
     splitH_ = params_.kind == RecurrentKind::kGru && !params_.linearBeforeReset;
-    rCols_ = splitH_ ? 2 * H_ : GH_;
-    rBlock_ = gemmPackedBSize(H_, rCols_) + (splitH_ ? gemmPackedBSize(H_, H_) : 0);
+    planSlices();
 
     const Tensor* w = inputs[kRnnW];
     const Tensor* r = inputs[kRnnR];
     const std::string sizes = " input" + std::to_string(input_) + " H" + std::to_string(H_) + " D" +
-                              std::to_string(D_) + " G" + std::to_string(params_.gates());
+                              std::to_string(D_) + " G" + std::to_string(G_);
     // W [D*G*H, input] is B transposed: one packing serves every direction.
     const int64_t K = input_, N = D_ * GH_;
     wPacked_.plan(cpuPackedConstants(*this), {w}, "Recurrent W" + sizes, gemmPackedBSize(K, N),
                   [w, K, N](float* dst) { gemmPackB(K, N, w->data<float>(), K, true, dst); });
-    const int64_t H = H_, GH = GH_, D = D_, rCols = rCols_, rBlock = rBlock_;
+    const int64_t H = H_, GH = GH_, D = D_, rBlock = rBlock_;
+    const int productGates = splitH_ ? 2 : G_;
     const bool splitH = splitH_;
-    rPacked_.plan(cpuPackedConstants(*this), {r}, "Recurrent R" + sizes + (splitH ? " split" : ""),
+    const std::vector<Slice> slices = slices_;
+    std::string layout = " slices";
+    for (const Slice& sl : slices) layout += " " + std::to_string(sl.n);
+    rPacked_.plan(cpuPackedConstants(*this), {r}, "Recurrent R" + sizes + layout + (splitH ? " split" : ""),
                   static_cast<size_t>(D * rBlock), [=](float* dst) {
+                    // A slice's rows of R (gate g's units [j0, j0 + n)), gathered, then packed.
+                    std::vector<float> rows;
+                    auto pack = [&](const float* rd, int g0, int gates, const Slice& sl, float* out) {
+                      rows.resize(static_cast<size_t>(gates * sl.n * H));
+                      for (int g = 0; g < gates; ++g)
+                        std::memcpy(rows.data() + g * sl.n * H, rd + ((g0 + g) * H + sl.j0) * H,
+                                    sizeof(float) * sl.n * H);
+                      gemmPackB(H, gates * sl.n, rows.data(), H, true, out);
+                    };
                     for (int64_t d = 0; d < D; ++d) {
                       const float* rd = r->data<float>() + d * GH * H;
-                      gemmPackB(H, rCols, rd, H, true, dst + d * rBlock);
-                      if (splitH)
-                        gemmPackB(H, H, rd + 2 * H * H, H, true, dst + d * rBlock + gemmPackedBSize(H, rCols));
+                      for (const Slice& sl : slices) {
+                        pack(rd, 0, productGates, sl, dst + d * rBlock + sl.packed);
+                        if (splitH) pack(rd, 2, 1, sl, dst + d * rBlock + sl.packedH);
+                      }
                     }
                   });
 
     // Scratch: the projected inputs, then per direction its state and step buffers.
     projected_.assign(static_cast<size_t>(seq_ * batch_ * D_ * GH_), 0.f);
-    dirFloats_ = batch_ * (2 * H_ + rCols_ + 2 * H_) + GH_ + H_;
+    dirFloats_ = batch_ * (3 * H_ + GH_ + 2 * H_) + GH_ + H_;
     scratch_.assign(static_cast<size_t>(D_ * dirFloats_), 0.f);
     lengths_.assign(static_cast<size_t>(batch_), 0);
     return Status::ok();
@@ -144,6 +163,41 @@ class CpuRecurrent final : public Execution {
   }
 
  private:
+  // Hidden units [j0, j0 + n): their gates' columns of R packed at `packed` (GRU split: z and
+  // r there, h at `packedH`), their pre-activations at `col` of a row of the gate buffer,
+  // gate g at col + g * n.
+  struct Slice {
+    int64_t j0 = 0, n = 0, col = 0, packed = 0, packedH = 0;
+  };
+
+  // One slice per thread where a step's product is worth splitting (one direction: two
+  // directions already take a thread each), units shared evenly in multiples of 4.
+  void planSlices() {
+    const int64_t threads = cpuPool(*this).threads();
+    int64_t count = 1;
+    if (D_ == 1 && threads > 1 && batch_ * GH_ * H_ >= kSplitStepWork)
+      count = std::max<int64_t>(1, std::min<int64_t>(threads, H_ / kMinSliceUnits));
+    const int64_t unit = (H_ + count - 1) / count;
+    const int64_t width = count == 1 ? H_ : (unit + 3) / 4 * 4;
+    const int productGates = splitH_ ? 2 : G_;
+    slices_.clear();
+    rBlock_ = 0;
+    for (int64_t j0 = 0; j0 < H_; j0 += width) {
+      Slice sl;
+      sl.j0 = j0;
+      sl.n = std::min(width, H_ - j0);
+      sl.col = j0 * productGates;
+      sl.packed = rBlock_;
+      rBlock_ += gemmPackedBSize(H_, productGates * sl.n);
+      if (splitH_) {
+        sl.packedH = rBlock_;
+        rBlock_ += gemmPackedBSize(H_, sl.n);
+      }
+      slices_.push_back(sl);
+    }
+    gateCols_ = productGates * H_;
+  }
+
   static const Tensor* optional(const Tensors& inputs, int i) {
     return static_cast<size_t>(i) < inputs.size() && inputs[i] && inputs[i]->elementCount() > 0 ? inputs[i] : nullptr;
   }
@@ -182,12 +236,12 @@ class CpuRecurrent final : public Execution {
   }
 
   float* dirScratch(int64_t d) { return scratch_.data() + d * dirFloats_; }
-  float* hiddenOf(int64_t d) { return dirScratch(d); }                   // [batch, H]
-  float* cellOf(int64_t d) { return dirScratch(d) + batch_ * H_; }       // [batch, H]
-  float* gatesOf(int64_t d) { return dirScratch(d) + 2 * batch_ * H_; }  // [batch, rCols]
-  float* resetHiddenOf(int64_t d) { return gatesOf(d) + batch_ * rCols_; }     // GRU: r (.) H
-  float* hiddenProductOf(int64_t d) { return resetHiddenOf(d) + batch_ * H_; }  // GRU: (r (.) H) Rh^T
-  float* biasOf(int64_t d) { return hiddenProductOf(d) + batch_ * H_; }        // GH + H
+  float* hiddenOf(int64_t d, int which) { return dirScratch(d) + which * batch_ * H_; }  // 2 x [batch, H]
+  float* cellOf(int64_t d) { return dirScratch(d) + 2 * batch_ * H_; }                  // [batch, H]
+  float* gatesOf(int64_t d) { return dirScratch(d) + 3 * batch_ * H_; }                 // [batch, gateCols]
+  float* resetHiddenOf(int64_t d) { return gatesOf(d) + batch_ * GH_; }                 // GRU: r (.) H
+  float* hiddenProductOf(int64_t d) { return resetHiddenOf(d) + batch_ * H_; }          // GRU: (r (.) H) Rh^T
+  float* biasOf(int64_t d) { return hiddenProductOf(d) + batch_ * H_; }                 // GH + H
 
   int64_t projectedRow(int64_t t, int64_t b) const { return params_.layout == 1 ? b * seq_ + t : t * batch_ + b; }
   int64_t yOffset(int64_t t, int64_t d, int64_t b) const {
@@ -208,8 +262,8 @@ class CpuRecurrent final : public Execution {
     }
   }
 
-  // state [batch, rows] x packed [rows, cols] -> out [batch, cols].
-  void stepProduct(const float* state, const float* packed, int64_t cols, float* out) {
+  // state [batch, H] x one slice's packed columns -> out [batch, cols] (row stride ldc).
+  void sliceProduct(const float* state, const float* packed, int64_t cols, float* out, int64_t ldc) const {
     GemmArgs g;
     g.M = batch_;
     g.N = cols;
@@ -218,71 +272,107 @@ class CpuRecurrent final : public Execution {
     g.lda = H_;
     g.packedB = packed;
     g.C = out;
-    g.ldc = cols;
-    // gemmPacked keeps a product this small on one thread, but a step's product is a pass
-    // over all of R (256 KiB at H = 128), bound by the cache's bandwidth: split by columns,
-    // each thread streams its half of R from its own core's L2, and the threads are still
-    // spinning from the step before.
-    ThreadPool& pool = cpuPool(*this);
-    const int64_t panels = (cols + gemmPanelWidth() - 1) / gemmPanelWidth();
-    const int64_t tasks = std::min<int64_t>(pool.threads(), panels);
-    if (tasks <= 1 || batch_ * cols * H_ < kSplitStepWork) return gemmPacked(pool, g);
-    struct Split {
-      const GemmArgs* g;
-      int64_t perTask;
-    } split{&g, (panels + tasks - 1) / tasks * gemmPanelWidth()};
+    g.ldc = ldc;
+    gemmPackedTile(g, 0, g.M, 0, g.N);
+  }
+
+  // What a step's slices share.
+  struct Step {
+    CpuRecurrent* self;
+    int d;
+    int64_t s;
+    bool reversed;
+    const float* packedR;
+    const float* h;  // the state before the step
+    float* next;     // the state after it
+    const float* P;  // LSTM peepholes, or null
+    float* Y;        // the Y output, or null
+  };
+
+  // GRU without linear_before_reset, first half: z and r of the slice, then r (.) H.
+  void resetGatesOfSlice(const Step& st, const Slice& sl) {
+    float* gates = gatesOf(st.d);
+    sliceProduct(st.h, st.packedR + sl.packed, 2 * sl.n, gates + sl.col, gateCols_);
+    const float* bias = biasOf(st.d);
+    for (int64_t b = 0; b < batch_; ++b) {
+      if (st.s >= lengths_[b]) continue;
+      const float* xw = projectedOf(st, b);
+      float* gate = gates + b * gateCols_ + sl.col;
+      addInputs(gate, xw, bias, sl, 2);
+      clip(gate, 2 * sl.n);
+      activate(params_.activation(st.d, 0), gate, 2 * sl.n);
+      const float* r = gate + sl.n;
+      const float* h = st.h + b * H_ + sl.j0;
+      float* rh = resetHiddenOf(st.d) + b * H_ + sl.j0;
+      for (int64_t j = 0; j < sl.n; ++j) rh[j] = r[j] * h[j];
+    }
+  }
+
+  // The slice's product, then its units' cells for every entry of the batch.
+  void cellsOfSlice(const Step& st, const Slice& sl) {
+    float* gates = gatesOf(st.d);
+    if (splitH_)
+      sliceProduct(resetHiddenOf(st.d), st.packedR + sl.packedH, sl.n, hiddenProductOf(st.d) + sl.j0, H_);
+    else
+      sliceProduct(st.h, st.packedR + sl.packed, G_ * sl.n, gates + sl.col, gateCols_);
+    const float* bias = biasOf(st.d);
+    float* c = cellOf(st.d);
+    for (int64_t b = 0; b < batch_; ++b) {
+      const int64_t row = b * H_ + sl.j0;
+      if (st.s >= lengths_[b]) {  // past this entry's end: Y is 0 at step s, the state stays
+        if (st.Y) std::fill(st.Y + yOffset(st.s, st.d, b) + sl.j0, st.Y + yOffset(st.s, st.d, b) + sl.j0 + sl.n, 0.f);
+        std::memcpy(st.next + row, st.h + row, sizeof(float) * sl.n);
+        continue;
+      }
+      const float* xw = projectedOf(st, b);
+      float* gate = gates + b * gateCols_ + sl.col;
+      float* h = st.next + row;
+      switch (params_.kind) {
+        case RecurrentKind::kRnn: rnnCell(st.d, xw, gate, bias, sl, h); break;
+        case RecurrentKind::kGru: gruCell(st.d, b, xw, gate, bias, sl, st.h + row, h); break;
+        case RecurrentKind::kLstm: lstmCell(st.d, xw, gate, bias, st.P, sl, c + row, h); break;
+      }
+      if (st.Y) std::memcpy(st.Y + yOffset(timeOf(st.s, b, st.reversed), st.d, b) + sl.j0, h, sizeof(float) * sl.n);
+    }
+  }
+
+  // Runs `work` on every slice: one per pool thread where there are several.
+  template <void (CpuRecurrent::*work)(const Step&, const Slice&)>
+  void forSlices(const Step& st) {
+    if (slices_.size() == 1) return (this->*work)(st, slices_[0]);
     // One reference captured: the std::function holds it without allocating.
-    pool.parallelFor(tasks, [&split](int64_t begin, int64_t end) {
-      const GemmArgs& a = *split.g;
-      for (int64_t t = begin; t < end; ++t)
-        gemmPackedTile(a, 0, a.M, t * split.perTask, std::min(a.N, (t + 1) * split.perTask));
+    cpuPool(*this).parallelFor(static_cast<int64_t>(slices_.size()), [&st](int64_t begin, int64_t end) {
+      for (int64_t q = begin; q < end; ++q) (st.self->*work)(st, st.self->slices_[static_cast<size_t>(q)]);
     }, 1);
   }
 
   void runDirection(int d, const float* packedR, const Tensors& inputs, const Tensors& outputs) {
-    float* h = hiddenOf(d);
-    float* c = cellOf(d);
-    float* gates = gatesOf(d);
-    const float* bias = biasOf(d);
     const bool lstm = params_.kind == RecurrentKind::kLstm;
-    loadState(optional(inputs, kRnnInitialH), d, h);
-    if (lstm) loadState(optional(inputs, kRnnInitialC), d, c);
+    int cur = 0;  // which of the two state buffers holds H
+    loadState(optional(inputs, kRnnInitialH), d, hiddenOf(d, cur));
+    if (lstm) loadState(optional(inputs, kRnnInitialC), d, cellOf(d));
     const Tensor* peep = lstm ? optional(inputs, kRnnP) : nullptr;
-    const float* P = peep ? peep->data<float>() + d * 3 * H_ : nullptr;
-    float* Y = wantOutput_[0] ? outputs[0]->data<float>() : nullptr;
-    const bool reversed = params_.reversed(d);
+    Step st{this, d, 0, params_.reversed(d), packedR, nullptr, nullptr,
+            peep ? peep->data<float>() + d * 3 * H_ : nullptr, wantOutput_[0] ? outputs[0]->data<float>() : nullptr};
 
     for (int64_t s = 0; s < seq_; ++s) {
-      if (s < maxLength_) {
-        stepProduct(h, packedR, rCols_, gates);
-        // GRU without linear_before_reset: z and r first, then (r (.) H) Rh^T for the batch.
-        if (splitH_) {
-          for (int64_t b = 0; b < batch_; ++b)
-            if (s < lengths_[b]) gruResetGates(d, b, timeOf(s, b, reversed), bias);
-          stepProduct(resetHiddenOf(d), packedR + gemmPackedBSize(H_, rCols_), H_, hiddenProductOf(d));
-        }
+      if (s >= maxLength_) {  // every entry has ended: Y is 0 from here
+        if (st.Y)
+          for (int64_t b = 0; b < batch_; ++b) std::fill(st.Y + yOffset(s, d, b), st.Y + yOffset(s, d, b) + H_, 0.f);
+        continue;
       }
-      for (int64_t b = 0; b < batch_; ++b) {
-        if (s >= lengths_[b]) {  // past this entry's end: Y is 0 at step s
-          if (Y) std::fill(Y + yOffset(s, d, b), Y + yOffset(s, d, b) + H_, 0.f);
-          continue;
-        }
-        const int64_t t = timeOf(s, b, reversed);
-        const float* xw = projected_.data() + projectedRow(t, b) * D_ * GH_ + d * GH_;
-        float* gate = gates + b * rCols_;
-        float* hb = h + b * H_;
-        switch (params_.kind) {
-          case RecurrentKind::kRnn: rnnCell(d, xw, gate, bias, hb); break;
-          case RecurrentKind::kGru: gruCell(d, b, xw, gate, bias, hb); break;
-          case RecurrentKind::kLstm: lstmCell(d, xw, gate, bias, P, hb, c + b * H_); break;
-        }
-        if (Y) std::memcpy(Y + yOffset(t, d, b), hb, sizeof(float) * H_);
-      }
+      st.s = s;
+      st.h = hiddenOf(d, cur);
+      st.next = hiddenOf(d, 1 - cur);
+      // GRU's h block multiplies r (.) H, which needs every slice's r first.
+      if (splitH_) forSlices<&CpuRecurrent::resetGatesOfSlice>(st);
+      forSlices<&CpuRecurrent::cellsOfSlice>(st);
+      cur = 1 - cur;
     }
     // Y_h / Y_c: each entry's last state, 0 for an empty sequence.
     for (int k = 1; k <= (lstm ? 2 : 1); ++k) {
       if (!wantOutput_[k] || outputs.size() <= static_cast<size_t>(k)) continue;
-      const float* state = k == 1 ? h : c;
+      const float* state = k == 1 ? hiddenOf(d, cur) : cellOf(d);
       float* out = outputs[k]->data<float>();
       for (int64_t b = 0; b < batch_; ++b) {
         float* dst = out + stateOffset(d, b);
@@ -294,88 +384,101 @@ class CpuRecurrent final : public Execution {
 
   int64_t timeOf(int64_t s, int64_t b, bool reversed) const { return reversed ? lengths_[b] - 1 - s : s; }
 
+  // Direction d's projected inputs x W^T at entry b's time of step s: GH floats.
+  const float* projectedOf(const Step& st, int64_t b) const {
+    return projected_.data() + projectedRow(timeOf(st.s, b, st.reversed), b) * D_ * GH_ + st.d * GH_;
+  }
+
+  // gate[g * n + j] += xw[g * H + j0 + j] + bias[g * H + j0 + j] for the slice's first `gates` gates.
+  void addInputs(float* gate, const float* xw, const float* bias, const Slice& sl, int gates) const {
+    for (int g = 0; g < gates; ++g) {
+      float* out = gate + g * sl.n;
+      const float* x = xw + g * H_ + sl.j0;
+      const float* bb = bias + g * H_ + sl.j0;
+      for (int64_t j = 0; j < sl.n; ++j) out[j] += x[j] + bb[j];
+    }
+  }
+
   // H = f(x W^T + H R^T + Wb + Rb).
-  void rnnCell(int d, const float* xw, float* gate, const float* bias, float* h) {
-    for (int64_t j = 0; j < H_; ++j) gate[j] += xw[j] + bias[j];
-    clip(gate, H_);
-    activate(params_.activation(d, 0), gate, H_);
-    std::memcpy(h, gate, sizeof(float) * H_);
+  void rnnCell(int d, const float* xw, float* gate, const float* bias, const Slice& sl, float* h) {
+    addInputs(gate, xw, bias, sl, 1);
+    clip(gate, sl.n);
+    activate(params_.activation(d, 0), gate, sl.n);
+    std::memcpy(h, gate, sizeof(float) * sl.n);
   }
 
-  // z, r = f(x W^T + H R^T + biases); stores r (.) H for the h block's product.
-  void gruResetGates(int d, int64_t b, int64_t t, const float* bias) {
-    const float* xw = projected_.data() + projectedRow(t, b) * D_ * GH_ + d * GH_;
-    float* gate = gatesOf(d) + b * rCols_;
-    for (int64_t j = 0; j < 2 * H_; ++j) gate[j] += xw[j] + bias[j];
-    clip(gate, 2 * H_);
-    activate(params_.activation(d, 0), gate, 2 * H_);
-    const float* r = gate + H_;
-    const float* h = hiddenOf(d) + b * H_;
-    float* rh = resetHiddenOf(d) + b * H_;
-    for (int64_t j = 0; j < H_; ++j) rh[j] = r[j] * h[j];
-  }
-
-  void gruCell(int d, int64_t b, const float* xw, float* gate, const float* bias, float* h) {
-    float* z = gate;
-    const float* r = gate + H_;
+  // z, r, h~ of the slice's units; `h` the state before the step, `next` after it.
+  void gruCell(int d, int64_t b, const float* xw, float* gate, const float* bias, const Slice& sl, const float* h,
+               float* next) {
+    const int64_t n = sl.n, j0 = sl.j0;
+    const float* z = gate;
+    const float* r = gate + n;
     float* hc;  // the candidate h
     if (splitH_) {
       // z and r are done; h~ = g(x Wh^T + (r (.) H) Rh^T + Wbh + Rbh).
-      hc = hiddenProductOf(d) + b * H_;
-      for (int64_t j = 0; j < H_; ++j) hc[j] += xw[2 * H_ + j] + bias[2 * H_ + j];
+      hc = hiddenProductOf(d) + b * H_ + j0;
+      for (int64_t j = 0; j < n; ++j) hc[j] += xw[2 * H_ + j0 + j] + bias[2 * H_ + j0 + j];
     } else {
       // h~ = g(x Wh^T + r (.) (H Rh^T + Rbh) + Wbh).
-      for (int64_t j = 0; j < 2 * H_; ++j) gate[j] += xw[j] + bias[j];
-      clip(gate, 2 * H_);
-      activate(params_.activation(d, 0), gate, 2 * H_);
-      hc = gate + 2 * H_;
-      const float* rbh = bias + GH_;
-      for (int64_t j = 0; j < H_; ++j) hc[j] = xw[2 * H_ + j] + r[j] * (hc[j] + rbh[j]) + bias[2 * H_ + j];
+      addInputs(gate, xw, bias, sl, 2);
+      clip(gate, 2 * n);
+      activate(params_.activation(d, 0), gate, 2 * n);
+      hc = gate + 2 * n;
+      const float* rbh = bias + GH_ + j0;
+      for (int64_t j = 0; j < n; ++j) hc[j] = xw[2 * H_ + j0 + j] + r[j] * (hc[j] + rbh[j]) + bias[2 * H_ + j0 + j];
     }
-    clip(hc, H_);
-    activate(params_.activation(d, 1), hc, H_);
-    for (int64_t j = 0; j < H_; ++j) h[j] = (1.f - z[j]) * hc[j] + z[j] * h[j];
+    clip(hc, n);
+    activate(params_.activation(d, 1), hc, n);
+    for (int64_t j = 0; j < n; ++j) next[j] = (1.f - z[j]) * hc[j] + z[j] * h[j];
   }
 
-  // Gates i o f c; peepholes P = Pi Po Pf.
-  void lstmCell(int d, const float* xw, float* gate, const float* bias, const float* P, float* h, float* c) {
-    for (int64_t j = 0; j < GH_; ++j) gate[j] += xw[j] + bias[j];
+  // Gates i o f c; peepholes P = Pi Po Pf. `c` and `h` are the slice's units of the cell
+  // state (updated in place) and of the state after the step.
+  void lstmCell(int d, const float* xw, float* gate, const float* bias, const float* P, const Slice& sl, float* c,
+                float* h) {
+    const int64_t n = sl.n;
+    addInputs(gate, xw, bias, sl, 4);
     float* i = gate;
-    float* o = gate + H_;
-    float* f = gate + 2 * H_;
-    float* cc = gate + 3 * H_;
+    float* o = gate + n;
+    float* f = gate + 2 * n;
+    float* cc = gate + 3 * n;
+    const float* pi = P ? P + sl.j0 : nullptr;
+    const float* po = P ? P + H_ + sl.j0 : nullptr;
+    const float* pf = P ? P + 2 * H_ + sl.j0 : nullptr;
     if (P)
-      for (int64_t j = 0; j < H_; ++j) {
-        i[j] += P[j] * c[j];
-        f[j] += P[2 * H_ + j] * c[j];
+      for (int64_t j = 0; j < n; ++j) {
+        i[j] += pi[j] * c[j];
+        f[j] += pf[j] * c[j];
       }
     const RecurrentActivation& fa = params_.activation(d, 0);
-    clip(i, H_);
-    activate(fa, i, H_);
+    clip(i, n);
+    activate(fa, i, n);
     if (params_.inputForget) {
-      for (int64_t j = 0; j < H_; ++j) f[j] = 1.f - i[j];
+      for (int64_t j = 0; j < n; ++j) f[j] = 1.f - i[j];
     } else {
-      clip(f, H_);
-      activate(fa, f, H_);
+      clip(f, n);
+      activate(fa, f, n);
     }
-    clip(cc, H_);
-    activate(params_.activation(d, 1), cc, H_);
-    for (int64_t j = 0; j < H_; ++j) c[j] = f[j] * c[j] + i[j] * cc[j];
+    clip(cc, n);
+    activate(params_.activation(d, 1), cc, n);
+    for (int64_t j = 0; j < n; ++j) c[j] = f[j] * c[j] + i[j] * cc[j];
     if (P)
-      for (int64_t j = 0; j < H_; ++j) o[j] += P[H_ + j] * c[j];
-    clip(o, H_);
-    activate(fa, o, H_);
-    std::memcpy(cc, c, sizeof(float) * H_);
-    activate(params_.activation(d, 2), cc, H_);
-    for (int64_t j = 0; j < H_; ++j) h[j] = o[j] * cc[j];
+      for (int64_t j = 0; j < n; ++j) o[j] += po[j] * c[j];
+    clip(o, n);
+    activate(fa, o, n);
+    std::memcpy(cc, c, sizeof(float) * n);
+    activate(params_.activation(d, 2), cc, n);
+    for (int64_t j = 0; j < n; ++j) h[j] = o[j] * cc[j];
   }
 
   RecurrentParams params_;
   std::string label_;
   bool wantOutput_[3] = {false, false, false};
   int64_t seq_ = 0, batch_ = 0, input_ = 0, D_ = 1, H_ = 0, GH_ = 0;
+  int G_ = 1;
   bool splitH_ = false;
-  int64_t rCols_ = 0, rBlock_ = 0, dirFloats_ = 0, maxLength_ = 0;
+  std::vector<Slice> slices_;
+  int64_t gateCols_ = 0, rBlock_ = 0, dirFloats_ = 0, maxLength_ = 0;
   PackedWeights wPacked_, rPacked_;
   AlignedFloats projected_;  // [seq*batch rows in X's order, D*G*H]
   AlignedFloats scratch_;    // per direction: see hiddenOf .. biasOf
