@@ -453,6 +453,41 @@ __attribute__((target("avx2,fma"))) void packedAvx2(const PackedTile& t) {
     storeRowsAvx2(out, t.rows, t.c, t.ldc, t.accumulate);
 }
 
+// R x 16 (R = 2 or 4) for a tile of at most R rows: the 6 x 16 kernel does all six rows'
+// multiply-adds whatever the tile's height, so the last tile of 8 rows (a recurrent step's
+// product for a batch of 8) had cost as much as the first.
+template <int R>
+__attribute__((target("avx2,fma"))) void packedAvx2Rows(const PackedTile& t) {
+  static_assert(R == 2 || R == 4, "two or four rows");
+  // Named accumulators: an array of them lived on the stack.
+  __m256 c00 = biasAvx2(t, 0), c01 = biasAvx2(t, 8), c10 = c00, c11 = c01, c20 = c00, c21 = c01, c30 = c00, c31 = c01;
+  const float* a = t.a;
+  const float* b = t.b;
+#define TESSERA_STEP(j)                                                                      \
+  {                                                                                          \
+    const __m256 b0 = _mm256_loadu_ps(b + (j) * kNR), b1 = _mm256_loadu_ps(b + (j) * kNR + 8); \
+    _mm_prefetch(reinterpret_cast<const char*>(b + (j) * kNR + kPrefetchFloats), _MM_HINT_T0); \
+    __m256 av = _mm256_broadcast_ss(a + (j));                                                \
+    fmaAvx2(c00, av, b0); fmaAvx2(c01, av, b1);                                              \
+    av = _mm256_broadcast_ss(a + 4 + (j));                                                   \
+    fmaAvx2(c10, av, b0); fmaAvx2(c11, av, b1);                                              \
+    if constexpr (R == 4) {                                                                  \
+      av = _mm256_broadcast_ss(a + 8 + (j));                                                 \
+      fmaAvx2(c20, av, b0); fmaAvx2(c21, av, b1);                                            \
+      av = _mm256_broadcast_ss(a + 12 + (j));                                                \
+      fmaAvx2(c30, av, b0); fmaAvx2(c31, av, b1);                                            \
+    }                                                                                        \
+  }
+  TESSERA_PACKED_K(TESSERA_STEP)
+#undef TESSERA_STEP
+  const __m256 z = _mm256_setzero_ps();
+  const __m256 out[12] = {c00, c01, c10, c11, c20, c21, c30, c31, z, z, z, z};
+  if (t.cBlockStride)
+    storeRowsAvx2NC4<2>(out, t);
+  else
+    storeRowsAvx2(out, t.rows, t.c, t.ldc, t.accumulate);
+}
+
 // 4 x 24 for an NC4HW4 A read in place into an NC4HW4 C: a panel's 16 columns and the first 8
 // of the next, where those are the product's last (the next panel's other 8 are padding). N =
 // 24 or 40, common in MobileNets' projections, had computed 32 or 48 columns in 6 x 16 tiles;
@@ -661,6 +696,7 @@ struct PackedKernelSet {
   int mr;               // rows per packed A panel
   // For a panel of at most 4 or 8 rows: kernels of that height (or null: single and pair).
   PackedKernel single4 = nullptr, pair4 = nullptr, single8 = nullptr, pair8 = nullptr;
+  PackedKernel single2 = nullptr;  // a panel of at most 2 rows, one panel wide (or null)
   // 4 x 24 for an NC4HW4 A read in place into an NC4HW4 C, for a product's last 17..24
   // columns (or null).
   PackedKernel wide4 = nullptr;
@@ -673,7 +709,8 @@ PackedKernelSet choosePackedKernels() {
       return {packedAvx512<12>, packedAvx512Pair<12>, 12, packedAvx512<4>, packedAvx512Pair<4>, packedAvx512<8>,
               packedAvx512Pair<8>};
     case CpuIsa::kAvx2: {
-      PackedKernelSet k{packedAvx2, nullptr, 6};
+      PackedKernelSet k{packedAvx2, nullptr, 6, packedAvx2Rows<4>};
+      k.single2 = packedAvx2Rows<2>;
       k.wide4 = packedAvx2Wide4;
       return k;
     }
@@ -763,7 +800,8 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
     for (int64_t m = 0; m < mb; m += mr) {
       const int rows = static_cast<int>(std::min<int64_t>(mr, mb - m));
       PackedKernel kernel = pair ? ks.pair : ks.single;
-      if (rows <= 4 && ks.single4) kernel = pair ? ks.pair4 : ks.single4;
+      if (rows <= 2 && ks.single2 && !pair) kernel = ks.single2;
+      else if (rows <= 4 && ks.single4) kernel = pair ? ks.pair4 : ks.single4;
       else if (rows <= 8 && ks.single8) kernel = pair ? ks.pair8 : ks.single8;
       const auto [a, aStride] = panelA(m, rows);
       if (g.cBlockStride) {  // stored whole blocks at a time, any width
