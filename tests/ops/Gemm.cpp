@@ -104,6 +104,22 @@ TEST(GemmOp, NoBiasAndSmallShapes) {
   }
 }
 
+// Row blocks whose last tile has 1 to 4 rows (M = 6q + r, the AVX2 tiles' 6 rows): those
+// tiles have kernels of 2 and 4 rows. Packed A (N past 32), bias, K within one chunk and
+// across two (1100: the second accumulates), B constant and not.
+TEST(GemmOp, LastTilesOfFewRows) {
+  uint32_t seed = 90;
+  for (const Shape& mkn : {Shape{2, 70, 50}, Shape{8, 300, 96}, Shape{9, 33, 64}, Shape{10, 1100, 40},
+                           Shape{13, 17, 48}, Shape{4, 1100, 35}})
+    for (bool constantB : {false, true}) {
+      const Tensor a = randomTensor({mkn[0], mkn[1]}, seed++), b = randomTensor({mkn[1], mkn[2]}, seed++);
+      const Tensor c = randomTensor({mkn[2]}, seed++);
+      OpRun r = runOp("Gemm", {a, b, c}, {}, 1, BackendType::kCPU, {false, constantB, false}, 13);
+      ASSERT_TRUE(r.status.isOk()) << r.status.message();
+      expectClose(r.outputs[0], gemmReference(a, b, &c, false, false, 1.f, 1.f), 1e-4, 1e-4, shapeToString(mkn));
+    }
+}
+
 TEST(GemmOp, RejectsMismatchedInnerDimension) {
   OpRun r = runOp("Gemm", {randomTensor({3, 4}, 1), randomTensor({5, 2}, 2)}, {}, 1, BackendType::kCPU, {}, 13);
   EXPECT_FALSE(r.status.isOk());
