@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Median latency of public nets other than PaddleOCR (conv nets and transformer encoders;
-# benchmarks/general_nets.py writes them) on Tessera next to ONNX Runtime's, timed as
-# tests/models/bench_paddleocr.sh times PaddleOCR (interleaved rounds, each engine's lowest
-# median; a markdown table; docs/PERFORMANCE.md holds the last one recorded).
+# Median latency of public nets other than PaddleOCR (conv nets, transformer encoders and
+# recurrent nets; benchmarks/general_nets.py writes them) on Tessera next to ONNX Runtime's,
+# timed as tests/models/bench_paddleocr.sh times PaddleOCR (interleaved rounds, each engine's
+# lowest median; a markdown table; docs/PERFORMANCE.md holds the last one recorded).
 #
 #   benchmarks/compare_general_nets.sh [--dir build/general_nets] [bench_paddleocr.sh's options:
 #                                       --tessera, --backend, --threads, --runs, --warmup, --rounds]
@@ -25,4 +25,9 @@ exec "$ROOT/tests/models/bench_paddleocr.sh" --runs 15 --warmup 3 --rounds 3 "$@
   --case "vit_s_197x384 vit_s_197x384.onnx 1x197x384" \
   --case "bert_base_128x768 bert_base_128x768.onnx 1x128x768" \
   --case "yolov8n_640 yolov8n_640.onnx 1x3x640x640" \
-  --case "efficientnet_b0_224 efficientnet_b0_224.onnx 1x3x224x224"
+  --case "efficientnet_b0_224 efficientnet_b0_224.onnx 1x3x224x224" \
+  --case "lstm_speech_100x1x80 lstm_speech_100x1x80.onnx 100x1x80" \
+  --case "bilstm_crnn_64x1x96 bilstm_crnn_64x1x96.onnx 64x1x96" \
+  --case "lstm_b8_50x8x128 lstm_b8_50x8x128.onnx 50x8x128" \
+  --case "gru_b8_50x8x128 gru_b8_50x8x128.onnx 50x8x128" \
+  --case "lstm_b32_50x32x128 lstm_b32_50x32x128.onnx 50x32x128"

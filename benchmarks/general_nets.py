@@ -29,6 +29,13 @@ must be general"), with random weights, as ONNX files into a folder:
                               Sigmoid over 80 classes): 1x3x640x640 in, 1x84x8400 out
   efficientnet_b0_224.onnx    EfficientNet-B0: MBConv blocks (3x3 and 5x5 depthwise convs,
                               squeeze-and-excite with Swish and Sigmoid), Swish as x * Sigmoid(x)
+  lstm_speech_100x1x80.onnx   a speech-style recogniser: 2 LSTM layers of 256 over 100 frames
+                              of 80 features, batch 1, a linear layer to 32 classes a frame
+  bilstm_crnn_64x1x96.onnx    a CRNN text recogniser's head: 2 bidirectional LSTM layers of
+                              128 over 64 columns of 96 features, batch 1, 6625 classes
+  lstm_b8_50x8x128.onnx       batched sequences: one LSTM layer of 512, 50 steps, batch 8
+  gru_b8_50x8x128.onnx        the same with a GRU
+  lstm_b32_50x32x128.onnx     one LSTM layer of 256, 50 steps, batch 32
 
 Only the shapes and the op mix matter for timing; the weights are seeded, so every run
 writes the same files. Used by benchmarks/compare_general_nets.sh.
@@ -315,6 +322,28 @@ def efficientnet_b0(path, size):
     n.save(path, [1, 3, size, size], [y])
 
 
+def recurrent(path, kind, steps, batch, features, hidden, layers, classes=None, bidirectional=False):
+    """Stacked ONNX LSTM or GRU layers on a [steps, batch, features] input (as PyTorch exports
+    nn.LSTM): each layer's Y [steps, directions, batch, hidden] is made [steps, batch,
+    directions * hidden] for the next; then a linear layer to `classes`, if any."""
+    n = Net()
+    gates = 4 if kind == "LSTM" else 3
+    directions = 2 if bidirectional else 1
+    y, size = "x", features
+    for _ in range(layers):
+        scale = 1 / np.sqrt(hidden)
+        w = n.constant(n.rng.uniform(-scale, scale, (directions, gates * hidden, size)).astype(np.float32))
+        r = n.constant(n.rng.uniform(-scale, scale, (directions, gates * hidden, hidden)).astype(np.float32))
+        b = n.constant(n.rng.uniform(-scale, scale, (directions, 2 * gates * hidden)).astype(np.float32), "b")
+        y = n.op(kind, [y, w, r, b], hidden_size=hidden, direction="bidirectional" if bidirectional else "forward")
+        y = n.op("Transpose", [y], perm=[0, 2, 1, 3])
+        size = directions * hidden
+        y = n.op("Reshape", [y, n.constant(np.array([steps, batch, size], np.int64), "shape")])
+    if classes:
+        y = n.op("MatMul", [y, n.constant(n.rng.normal(0, 0.05, (size, classes)).astype(np.float32))])
+    n.save(path, [steps, batch, features], [y])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: general_nets.py OUT_DIR")
@@ -330,6 +359,12 @@ def main():
     encoder(os.path.join(out, "bert_base_128x768.onnx"), 128, 768, 2, 12)
     yolov8n(os.path.join(out, "yolov8n_640.onnx"), 640)
     efficientnet_b0(os.path.join(out, "efficientnet_b0_224.onnx"), 224)
+    recurrent(os.path.join(out, "lstm_speech_100x1x80.onnx"), "LSTM", 100, 1, 80, 256, 2, classes=32)
+    recurrent(os.path.join(out, "bilstm_crnn_64x1x96.onnx"), "LSTM", 64, 1, 96, 128, 2, classes=6625,
+              bidirectional=True)
+    recurrent(os.path.join(out, "lstm_b8_50x8x128.onnx"), "LSTM", 50, 8, 128, 512, 1)
+    recurrent(os.path.join(out, "gru_b8_50x8x128.onnx"), "GRU", 50, 8, 128, 512, 1)
+    recurrent(os.path.join(out, "lstm_b32_50x32x128.onnx"), "LSTM", 50, 32, 128, 256, 1)
 
 
 if __name__ == "__main__":
