@@ -70,6 +70,9 @@ TEST(MatMulOp, ShapesAndBroadcasting) {
       // B past 4 MB (a transformer MLP's weights): column chunks only, of uneven panel counts
       // (66 panels in 8), each packing all of A, K in two chunks.
       {{100, 1030}, {1030, 1050}},
+      // One B for every matrix of A: the CPU makes them one product of all A's rows (a CRNN
+      // head's one-row matrices; two batch dims).
+      {{64, 1, 70}, {70, 300}}, {{3, 2, 41, 33}, {33, 50}},
   };
   uint32_t seed = 1;
   for (const auto& c : cases) {

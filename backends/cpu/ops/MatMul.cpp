@@ -48,6 +48,17 @@ class CpuMatMul final : public Execution {
         bIndex_[i] += idx * bs[d];
       }
     }
+    // One B for every output matrix and A's matrices not broadcast: A's rows, and C's, lie
+    // back to back, so all the matrices are one product of batches * M rows. A CRNN head's
+    // [64, 1, 256] by [256, 6625] had been 64 one-row products, each reading all of B
+    // (6.8 MB): 4.2 -> 1.4 ms (2 threads); a batch of 8 sequences through a transformer's
+    // weights likewise.
+    if (bBatches_ == 1 && aBatches_ == batches_ && batches_ > 1) {
+      shape_.M *= batches_;
+      batches_ = 1;
+      aIndex_.assign(1, 0);
+      bIndex_.assign(1, 0);
+    }
     packedSize_ = gemmPackedBSize(shape_.K, shape_.N);
     const Tensor* b = inputs[1];
     weights_.plan(cpuPackedConstants(*this), {b},
