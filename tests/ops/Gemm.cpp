@@ -120,6 +120,25 @@ TEST(GemmOp, LastTilesOfFewRows) {
     }
 }
 
+// B stored [N, K] (transB), packed in 4 x 4 blocks where a panel is whole: K a multiple of
+// 4 and not (a last rows group element by element), N of whole panels and not.
+TEST(GemmOp, TransposedBPanels) {
+  uint32_t seed = 110;
+  const int64_t M = 14;
+  for (int64_t K : {61, 300, 1030})
+    for (int64_t N : {16, 45, 130}) {
+      const Tensor a = randomTensor({M, K}, seed++), b = randomTensor({N, K}, seed++);
+      Attributes attrs;
+      attrs.setInt("transB", 1);
+      for (bool constantB : {false, true}) {
+        OpRun r = runOp("Gemm", {a, b}, attrs, 1, BackendType::kCPU, {false, constantB}, 13);
+        ASSERT_TRUE(r.status.isOk()) << r.status.message();
+        expectClose(r.outputs[0], gemmReference(a, b, nullptr, false, true, 1.f, 0.f), 1e-4, 1e-4,
+                    "K " + std::to_string(K) + " N " + std::to_string(N));
+      }
+    }
+}
+
 TEST(GemmOp, RejectsMismatchedInnerDimension) {
   OpRun r = runOp("Gemm", {randomTensor({3, 4}, 1), randomTensor({5, 2}, 2)}, {}, 1, BackendType::kCPU, {}, 13);
   EXPECT_FALSE(r.status.isOk());
