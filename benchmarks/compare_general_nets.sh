@@ -24,6 +24,7 @@ exec "$ROOT/tests/models/bench_paddleocr.sh" --runs 15 --warmup 3 --rounds 3 "$@
   --case "resnet18_224 resnet18_224.onnx 1x3x224x224" \
   --case "vit_s_197x384 vit_s_197x384.onnx 1x197x384" \
   --case "bert_base_128x768 bert_base_128x768.onnx 1x128x768" \
+  --case "bert_base_4x128x768 bert_base_4x128x768.onnx 4x128x768" \
   --case "yolov8n_640 yolov8n_640.onnx 1x3x640x640" \
   --case "efficientnet_b0_224 efficientnet_b0_224.onnx 1x3x224x224" \
   --case "lstm_speech_100x1x80 lstm_speech_100x1x80.onnx 100x1x80" \

@@ -21,6 +21,7 @@ must be general"), with random weights, as ONNX files into a folder:
                               PyTorch exports it before opset 20)
   bert_base_128x768.onnx      BERT-base-shaped encoder layers, 2 of them: 128 tokens of 768,
                               12 heads, 3072-wide MLP
+  bert_base_4x128x768.onnx    the same on a batch of 4 sequences
   yolov8n_640.onnx            a YOLOv8n-shaped detector as PyTorch exports it: convs with SiLU
                               written as x * Sigmoid(x), C2f blocks (Split, bottlenecks,
                               Concat), SPPF (three 5x5 MaxPools), nearest 2x Resizes, the
@@ -197,7 +198,7 @@ def resnet18(path, size):
     n.save(path, [1, 3, size, size], [y])
 
 
-def encoder(path, tokens, dim, layers, heads):
+def encoder(path, tokens, dim, layers, heads, batch=1):
     """Pre-norm transformer layers: attention (q, k, v, output projections) and a 4x MLP."""
     n = Net()
     hd = dim // heads
@@ -210,8 +211,8 @@ def encoder(path, tokens, dim, layers, heads):
         w = n.constant(n.rng.normal(0, fan_in ** -0.5, (fan_in, fan_out)).astype(np.float32))
         return n.op("Add", [n.op("MatMul", [y, w]), n.constant(n.rng.normal(0, 0.01, fan_out).astype(np.float32), "b")])
 
-    def heads_of(y):  # [1, tokens, dim] -> [1, heads, tokens, hd]
-        y = n.op("Reshape", [y, n.constant(np.array([1, tokens, heads, hd], np.int64), "shape")])
+    def heads_of(y):  # [batch, tokens, dim] -> [batch, heads, tokens, hd]
+        y = n.op("Reshape", [y, n.constant(np.array([batch, tokens, heads, hd], np.int64), "shape")])
         return n.op("Transpose", [y], perm=[0, 2, 1, 3])
 
     def scalar(v):
@@ -223,13 +224,13 @@ def encoder(path, tokens, dim, layers, heads):
         q, k, v = (heads_of(linear(h, dim, dim)) for _ in range(3))
         scores = n.op("Mul", [n.op("MatMul", [q, n.op("Transpose", [k], perm=[0, 1, 3, 2])]), scalar(hd ** -0.5)])
         o = n.op("Transpose", [n.op("MatMul", [n.op("Softmax", [scores], axis=-1), v])], perm=[0, 2, 1, 3])
-        o = n.op("Reshape", [o, n.constant(np.array([1, tokens, dim], np.int64), "shape")])
+        o = n.op("Reshape", [o, n.constant(np.array([batch, tokens, dim], np.int64), "shape")])
         x = n.op("Add", [x, linear(o, dim, dim)])
         h = linear(norm(x), dim, 4 * dim)
         erf = n.op("Erf", [n.op("Div", [h, scalar(2 ** 0.5)])])
         gelu = n.op("Mul", [n.op("Mul", [h, n.op("Add", [erf, scalar(1)])]), scalar(0.5)])
         x = n.op("Add", [x, linear(gelu, 4 * dim, dim)])
-    n.save(path, [1, tokens, dim], [norm(x)])
+    n.save(path, [batch, tokens, dim], [norm(x)])
 
 
 def silu(n, y):
@@ -357,6 +358,7 @@ def main():
     resnet18(os.path.join(out, "resnet18_224.onnx"), 224)
     encoder(os.path.join(out, "vit_s_197x384.onnx"), 197, 384, 6, 6)
     encoder(os.path.join(out, "bert_base_128x768.onnx"), 128, 768, 2, 12)
+    encoder(os.path.join(out, "bert_base_4x128x768.onnx"), 128, 768, 2, 12, batch=4)
     yolov8n(os.path.join(out, "yolov8n_640.onnx"), 640)
     efficientnet_b0(os.path.join(out, "efficientnet_b0_224.onnx"), 224)
     recurrent(os.path.join(out, "lstm_speech_100x1x80.onnx"), "LSTM", 100, 1, 80, 256, 2, classes=32)
