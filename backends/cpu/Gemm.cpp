@@ -764,18 +764,27 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
                  int64_t m0, int64_t mb, int64_t nBegin, int64_t nEnd, bool accumulate, float* aPack) {
   const PackedKernelSet& ks = packedKernels();
   const int mr = ks.mr;
-  const int64_t panelFloats = (kb + 3) / 4 * 4 * mr;
+  const int64_t groupFloats = (kb + 3) / 4 * 4;  // of one row of a panel
   const bool nc4A = rowStride == 4 && kStep == 1;
+  // Row tiles of mr rows, but where A is packed here and the block would end in a tile of 1
+  // or 2 rows, its last mr + 1 or mr + 2 rows go in tiles of 4 (and 3 or 4): a tile of 2 rows
+  // streams all of B's panel for a third of the 6-row tile's multiply-adds (a batch-8 LSTM's
+  // step products, 8 rows: 6 + 2 -> 4 + 4, 12% faster a run).
+  const int64_t rest = mb % mr;
+  const int64_t foursFrom = !g.aPacked && !nc4A && ks.single4 && mr > 4 && mb > mr && rest > 0 && rest <= 2
+                                ? mb - rest - mr : mb;
+  auto height = [&](int64_t m) { return m < foursFrom ? mr : 4; };
+  auto packedAt = [&](int64_t m) { return aPack + m * groupFloats; };  // the packed panel of the tile at row m
   // A panel's first float and group stride.
   auto panelA = [&](int64_t m, int rows) -> std::pair<const float*, int64_t> {
     if (g.aPacked) return {g.aPacked + (m0 + m) / mr * wholePanelFloats(g.K, mr) + k0 * mr, mr * 4};
     if (nc4A && rows == mr) return {g.A + k0 / 4 * groupStride + (m0 + m) * 4, groupStride};
-    return {aPack + m / mr * panelFloats, mr * 4};
+    return {packedAt(m), height(m) * 4};
   };
-  for (int64_t m = 0; m < mb && !g.aPacked; m += mr) {
-    const int rows = static_cast<int>(std::min<int64_t>(mr, mb - m));
+  for (int64_t m = 0; m < mb && !g.aPacked; m += height(m)) {
+    const int rows = static_cast<int>(std::min<int64_t>(height(m), mb - m));
     if (!nc4A || rows < mr)
-      packAPanel(g.A, rowStride, kStep, groupStride, m0 + m, rows, mr, k0, kb, aPack + m / mr * panelFloats);
+      packAPanel(g.A, rowStride, kStep, groupStride, m0 + m, rows, height(m), k0, kb, packedAt(m));
   }
   const float* bias = g.cBlockStride && !accumulate ? g.bias : nullptr;
   // The conv's clamp once the sums are whole: in the last K chunk only.
@@ -797,8 +806,8 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
     const bool pair = ks.pair && left > kNR;
     const int width = pair ? 2 * kNR : kNR;
     const int cols = static_cast<int>(std::min<int64_t>(width, left));
-    for (int64_t m = 0; m < mb; m += mr) {
-      const int rows = static_cast<int>(std::min<int64_t>(mr, mb - m));
+    for (int64_t m = 0; m < mb; m += height(m)) {
+      const int rows = static_cast<int>(std::min<int64_t>(height(m), mb - m));
       PackedKernel kernel = pair ? ks.pair : ks.single;
       if (rows <= 2 && ks.single2 && !pair) kernel = ks.single2;
       else if (rows <= 4 && ks.single4) kernel = pair ? ks.pair4 : ks.single4;
