@@ -766,12 +766,13 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
   const int mr = ks.mr;
   const int64_t groupFloats = (kb + 3) / 4 * 4;  // of one row of a panel
   const bool nc4A = rowStride == 4 && kStep == 1;
-  // Row tiles of mr rows, but where A is packed here and the block would end in a tile of 1
-  // or 2 rows, its last mr + 1 or mr + 2 rows go in tiles of 4 (and 3 or 4): a tile of 2 rows
-  // streams all of B's panel for a third of the 6-row tile's multiply-adds (a batch-8 LSTM's
-  // step products, 8 rows: 6 + 2 -> 4 + 4, 12% faster a run).
+  // Row tiles of mr rows, but on AVX2 (the set with a 2-row kernel), where A is packed here and
+  // the block would end in a tile of 1 or 2 rows, its last 7 or 8 rows go in tiles of 4 (and 3
+  // or 4): a tile of 2 rows streams all of B's panel for a third of the 6-row tile's
+  // multiply-adds (a batch-8 LSTM's step products, 8 rows: 6 + 2 -> 4 + 4, 12% faster a run).
+  // AVX-512's 12-row tiles are left as they were (unmeasured on such blocks).
   const int64_t rest = mb % mr;
-  const int64_t foursFrom = !g.aPacked && !nc4A && ks.single4 && mr > 4 && mb > mr && rest > 0 && rest <= 2
+  const int64_t foursFrom = !g.aPacked && !nc4A && ks.single2 && ks.single4 && mb > mr && rest > 0 && rest <= 2
                                 ? mb - rest - mr : mb;
   auto height = [&](int64_t m) { return m < foursFrom ? mr : 4; };
   auto packedAt = [&](int64_t m) { return aPack + m * groupFloats; };  // the packed panel of the tile at row m
