@@ -395,14 +395,16 @@ TEST(RecurrentOp, LargeSizesAtBatchOne) {
 // A step's product worth two threads: R split into two hidden slices of 36 and 34 units,
 // each thread taking its slice's product and then those units' cells. Entries of the batch
 // end at different steps (their state must carry over unchanged), and GRU without
-// linear_before_reset waits for every slice's r before its h block.
+// linear_before_reset waits for every slice's r before its h block. LSTM with peepholes and
+// without.
 TEST(RecurrentOp, HiddenSlicesOnTwoThreads) {
   uint32_t seed = 1300;
   int variant = 0;
   for (const char* op : {"RNN", "GRU", "LSTM"})
     for (const char* dir : {"forward", "reverse"})
       for (bool linear : {false, true}) {
-        if (linear && std::string(op) != "GRU") continue;
+        // `linear`: GRU's linear_before_reset, or LSTM's peepholes.
+        if (linear && std::string(op) == "RNN") continue;
         RnnCase c;
         c.op = op;
         c.direction = dir;
@@ -413,10 +415,10 @@ TEST(RecurrentOp, HiddenSlicesOnTwoThreads) {
         c.layout = variant % 2;
         c.bias = true;
         c.initial = true;
-        c.peephole = c.lstm();
+        c.peephole = c.lstm() && linear;
         c.lengths = true;
         c.lens = lengthsFor(c.batch, c.seq, ++variant);
-        c.linearBeforeReset = linear;
+        c.linearBeforeReset = op == std::string("GRU") && linear;
         c.constantWeights = variant % 2 == 0;
         check(c, ++seed);
       }
