@@ -421,8 +421,13 @@ __attribute__((target("avx2,fma"))) inline __m256 biasAvx2(const PackedTile& t, 
   return _mm256_load_ps(part);
 }
 
-// 6 x 16 in twelve 8-wide accumulators.
+// R x 16 in 2R 8-wide accumulators, R = 6 (the full tile), 4 or 2 (a block's last 3-4 or 1-2
+// rows: the 6-row tile does six rows' multiply-adds whatever its height, so the last tile of
+// 8 rows, a recurrent step's product for a batch of 8, had cost as much as the first). The
+// accumulators are named, not an array (an array of them lived on the stack).
+template <int R>
 __attribute__((target("avx2,fma"))) void packedAvx2(const PackedTile& t) {
+  static_assert(R == 2 || R == 4 || R == 6, "two, four or six rows");
   __m256 c00 = biasAvx2(t, 0), c01 = biasAvx2(t, 8), c10 = c00, c11 = c01, c20 = c00, c21 = c01;
   __m256 c30 = c00, c31 = c01, c40 = c00, c41 = c01, c50 = c00, c51 = c01;
   const float* a = t.a;
@@ -435,53 +440,22 @@ __attribute__((target("avx2,fma"))) void packedAvx2(const PackedTile& t) {
     fmaAvx2(c00, av, b0); fmaAvx2(c01, av, b1);                                              \
     av = _mm256_broadcast_ss(a + 4 + (j));                                                   \
     fmaAvx2(c10, av, b0); fmaAvx2(c11, av, b1);                                              \
-    av = _mm256_broadcast_ss(a + 8 + (j));                                                   \
-    fmaAvx2(c20, av, b0); fmaAvx2(c21, av, b1);                                              \
-    av = _mm256_broadcast_ss(a + 12 + (j));                                                  \
-    fmaAvx2(c30, av, b0); fmaAvx2(c31, av, b1);                                              \
-    av = _mm256_broadcast_ss(a + 16 + (j));                                                  \
-    fmaAvx2(c40, av, b0); fmaAvx2(c41, av, b1);                                              \
-    av = _mm256_broadcast_ss(a + 20 + (j));                                                  \
-    fmaAvx2(c50, av, b0); fmaAvx2(c51, av, b1);                                              \
-  }
-  TESSERA_PACKED_K(TESSERA_STEP)
-#undef TESSERA_STEP
-  const __m256 out[12] = {c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51};
-  if (t.cBlockStride)
-    storeRowsAvx2NC4<2>(out, t);
-  else
-    storeRowsAvx2(out, t.rows, t.c, t.ldc, t.accumulate);
-}
-
-// R x 16 (R = 2 or 4) for a tile of at most R rows: the 6 x 16 kernel does all six rows'
-// multiply-adds whatever the tile's height, so the last tile of 8 rows (a recurrent step's
-// product for a batch of 8) had cost as much as the first.
-template <int R>
-__attribute__((target("avx2,fma"))) void packedAvx2Rows(const PackedTile& t) {
-  static_assert(R == 2 || R == 4, "two or four rows");
-  // Named accumulators: an array of them lived on the stack.
-  __m256 c00 = biasAvx2(t, 0), c01 = biasAvx2(t, 8), c10 = c00, c11 = c01, c20 = c00, c21 = c01, c30 = c00, c31 = c01;
-  const float* a = t.a;
-  const float* b = t.b;
-#define TESSERA_STEP(j)                                                                      \
-  {                                                                                          \
-    const __m256 b0 = _mm256_loadu_ps(b + (j) * kNR), b1 = _mm256_loadu_ps(b + (j) * kNR + 8); \
-    _mm_prefetch(reinterpret_cast<const char*>(b + (j) * kNR + kPrefetchFloats), _MM_HINT_T0); \
-    __m256 av = _mm256_broadcast_ss(a + (j));                                                \
-    fmaAvx2(c00, av, b0); fmaAvx2(c01, av, b1);                                              \
-    av = _mm256_broadcast_ss(a + 4 + (j));                                                   \
-    fmaAvx2(c10, av, b0); fmaAvx2(c11, av, b1);                                              \
-    if constexpr (R == 4) {                                                                  \
+    if constexpr (R >= 4) {                                                                  \
       av = _mm256_broadcast_ss(a + 8 + (j));                                                 \
       fmaAvx2(c20, av, b0); fmaAvx2(c21, av, b1);                                            \
       av = _mm256_broadcast_ss(a + 12 + (j));                                                \
       fmaAvx2(c30, av, b0); fmaAvx2(c31, av, b1);                                            \
     }                                                                                        \
+    if constexpr (R == 6) {                                                                  \
+      av = _mm256_broadcast_ss(a + 16 + (j));                                                \
+      fmaAvx2(c40, av, b0); fmaAvx2(c41, av, b1);                                            \
+      av = _mm256_broadcast_ss(a + 20 + (j));                                                \
+      fmaAvx2(c50, av, b0); fmaAvx2(c51, av, b1);                                            \
+    }                                                                                        \
   }
   TESSERA_PACKED_K(TESSERA_STEP)
 #undef TESSERA_STEP
-  const __m256 z = _mm256_setzero_ps();
-  const __m256 out[12] = {c00, c01, c10, c11, c20, c21, c30, c31, z, z, z, z};
+  const __m256 out[12] = {c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51};  // rows past R: unused
   if (t.cBlockStride)
     storeRowsAvx2NC4<2>(out, t);
   else
@@ -709,8 +683,8 @@ PackedKernelSet choosePackedKernels() {
       return {packedAvx512<12>, packedAvx512Pair<12>, 12, packedAvx512<4>, packedAvx512Pair<4>, packedAvx512<8>,
               packedAvx512Pair<8>};
     case CpuIsa::kAvx2: {
-      PackedKernelSet k{packedAvx2, nullptr, 6, packedAvx2Rows<4>};
-      k.single2 = packedAvx2Rows<2>;
+      PackedKernelSet k{packedAvx2<6>, nullptr, 6, packedAvx2<4>};
+      k.single2 = packedAvx2<2>;
       k.wide4 = packedAvx2Wide4;
       return k;
     }
@@ -883,7 +857,7 @@ int gemmTileRows() { return packedKernels().mr; }
 int64_t gemmPackedBSize(int64_t K, int64_t N) { return ((N + kNR - 1) / kNR) * kNR * K; }
 
 #ifdef TESSERA_GEMM_X86
-// Rows [k0, k0 + 4 * (K / 4)) of a whole panel from B stored [N, K] (transB): 4 x 4 blocks
+// Rows [0, 4 * (K / 4)) of a whole panel from B stored [N, K] (transB): 4 x 4 blocks
 // transposed in SSE registers. Element by element, the packing of an attention's K^T (48
 // matrices of 64 x 128 a run) had taken a tenth of its product's time.
 void packTransposedPanel(const float* B, int64_t ldb, int64_t K, float* dst) {
