@@ -193,9 +193,9 @@ struct Session::Impl {
   // The step slots that may point at the caller's tensor for host tensor `t` in a run, where
   // only copy steps (GPU uploads and downloads, CPU layout and type conversions) and CPU
   // executions that read it in place (Execution::readsInputInPlace) touch it: as an input,
-  // every slot that reads it; as an output,
-  // the one slot that writes it, with no step reading it. Empty when another node's kernel
-  // touches it, or when it is a graph input read back as an output too.
+  // every slot that reads it; as an output, the one slot that writes it, with no step
+  // reading it. Empty when another node's kernel touches it, or when it is a graph input read
+  // back as an output too.
   std::vector<Tensor**> callerSlots(Tensor* t, bool asInput);
   // `kernelAllocates`: the outputs' shapes come from the values; the kernel allocates them.
   Status fold(const Node& node, std::vector<const Tensor*>& inputs, std::vector<Tensor>& outs,
@@ -1058,9 +1058,10 @@ Status Session::runUnguarded(const std::map<std::string, Tensor>& inputs, std::m
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   // Graph inputs that only copy steps (a GPU upload, the CPU's NCHW -> NC4HW4) and CPU
-  // executions that say so (Execution::readsInputInPlace) read are read in place, graph outputs that only a copy step writes (a GPU download, the CPU's NC4HW4 ->
-  // NCHW) are written straight into the tensor handed back (RunSlots): no host copy through
-  // the Session for them. 0.45 ms of 4 for PP-OCRv4 det at 640x640 on an H200 went to
+  // executions that say so (Execution::readsInputInPlace) read are read in place, graph
+  // outputs that only a copy step writes (a GPU download, the CPU's NC4HW4 -> NCHW) are
+  // written straight into the tensor handed back (RunSlots): no host copy through the
+  // Session for them. 0.45 ms of 4 for PP-OCRv4 det at 640x640 on an H200 went to
   // copying its input.
   RunSlots slots(m.inputTensors.size() + g.outputs.size());
   for (auto& kv : m.inputTensors) {
