@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "NaiveIndex.hpp"
 #include "support/OpTest.hpp"
@@ -54,13 +55,34 @@ TEST(TransposeOp, DefaultReversesAndLargeRuns) {
 
 // Views whose last two dimensions are a 2-D transpose are copied in tiles (the CPU's
 // copyTransposedTiles): several tiles along both, partial tiles at the ends, several planes.
+// 4-byte elements go 4 x 4 at a time through SSE registers where they can, the rest one by
+// one: 4, 5 (a block and one row left), 8 and 12 channels, tile widths not a multiple of 4.
 TEST(TransposeOp, TiledTwoDimensionalTransposes) {
   for (BackendType b : availableBackends()) {
-    for (DataType dt : {DataType::kF32, DataType::kU8, DataType::kI64}) {
+    for (DataType dt : {DataType::kF32, DataType::kI32, DataType::kU8, DataType::kI64}) {
       checkTranspose(iotaTensor({2, 37, 300, 5}, dt), {0, 3, 1, 2}, b);  // NHWC -> NCHW, 5 channels
       checkTranspose(iotaTensor({2, 3, 40, 70}, dt), {0, 1, 3, 2}, b);   // 70 x 40 in tiles of 16 x 16
       checkTranspose(iotaTensor({3, 17, 33, 1}, dt), {2, 0, 1, 3}, b);
+      checkTranspose(iotaTensor({2, 9, 31, 4}, dt), {0, 3, 1, 2}, b);    // 4 channels, 279 pixels
+      checkTranspose(iotaTensor({1, 5, 13, 8}, dt), {0, 3, 1, 2}, b);
+      checkTranspose(iotaTensor({1, 12, 7, 6}, dt), {0, 2, 3, 1}, b);    // NCHW -> NHWC, 6 channels
     }
+  }
+}
+
+// The 4 x 4 register transposes move bits: NaN payloads, signed zeros and subnormals come
+// out as they went in.
+TEST(TransposeOp, FourByteBlocksKeepEveryBitPattern) {
+  const uint32_t patterns[] = {0x7fc00001u, 0xffffffffu, 0x80000000u, 0x00000001u,
+                               0x7f800000u, 0xff800001u, 0x3f800000u, 0x807fffffu};
+  Tensor x = Tensor::hostAllocate({2, 6, 11, 8}, DataType::kF32);
+  for (int64_t i = 0; i < x.elementCount(); ++i) {
+    const uint32_t bits = patterns[i % 8] ^ static_cast<uint32_t>(i / 8 % 2);  // payloads vary too
+    std::memcpy(x.data<float>() + i, &bits, sizeof bits);
+  }
+  for (BackendType b : availableBackends()) {
+    checkTranspose(x, {0, 3, 1, 2}, b);
+    checkTranspose(x, {0, 2, 3, 1}, b);
   }
 }
 
