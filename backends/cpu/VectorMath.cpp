@@ -144,6 +144,13 @@ struct VecMath {
     return p * pow2(h) * pow2(v.k - h);
   }
   static TESSERA_VM_INLINE F exp(const F& x) { return expClamped(atMost(atLeast(x, -104.f), 89.f)); }
+  // expClamped's value for x in [-104, 0] or NaN (k in [-150, 0]) in fewer steps: p 2^(k+64)
+  // is exact (a normal float), and the one rounding is the multiply by 2^-64, as in p 2^h
+  // 2^(k-h): the same bits.
+  static TESSERA_VM_INLINE F expNonPositive(const F& x) {
+    const Reduced v = reduce(x);
+    return (expm1Kernel(v.r) + 1.f) * pow2(v.k + 64) * 0x1p-64f;
+  }
 
   // e^x - 1 for x in [-30, 89] or NaN: 2^k (e^r - 1) + (2^k - 1) computed as
   // 2^(k-h) (2^h (e^r - 1) + (2^h - 2^(h-k))), every factor a normal float.
@@ -189,7 +196,7 @@ struct VecMath {
 
   // --- activations --------------------------------------------------------------------------
   static TESSERA_VM_INLINE F sigmoid(const F& x) {
-    const F e = expClamped(atLeast(-abs(x), -104.f));
+    const F e = expNonPositive(atLeast(fromBits(bits(x) | 0x80000000u), -104.f));  // exp(-|x|)
     return select(x >= 0.f, splat(1.f), e) / (e + 1.f);
   }
   static TESSERA_VM_INLINE F tanh(const F& x) {
@@ -271,6 +278,10 @@ struct SwishOp {
   TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const {
     return x * VecMath<L>::sigmoid(x * alpha);  // (a vector times a float: one broadcast, hoisted)
   }
+};
+struct SiluOp {  // SwishOp with alpha = 1 (YOLO's and EfficientNet's SiLU): no multiply by 1
+  template <class L>
+  TESSERA_VM_INLINE typename L::F apply(const typename L::F& x) const { return x * VecMath<L>::sigmoid(x); }
 };
 struct HardSwishOp {
   template <class L>
@@ -543,7 +554,10 @@ void vectorSelu(const float* x, float* y, int64_t n, float alpha, float gamma) {
   map(x, y, n, SeluOp{alpha, gamma});
 }
 void vectorCelu(const float* x, float* y, int64_t n, float alpha) { map(x, y, n, CeluOp{alpha}); }
-void vectorSwish(const float* x, float* y, int64_t n, float alpha) { map(x, y, n, SwishOp{alpha}); }
+void vectorSwish(const float* x, float* y, int64_t n, float alpha) {
+  if (alpha == 1.f) return map(x, y, n, SiluOp{});
+  map(x, y, n, SwishOp{alpha});
+}
 void vectorHardSwish(const float* x, float* y, int64_t n) { map(x, y, n, HardSwishOp{}); }
 void vectorHardSwishAffine(const float* x, float* y, int64_t n, float scale, float shift) {
   map(x, y, n, HardSwishAffineOp{scale, shift});
