@@ -17,6 +17,7 @@
 #include "backends/cpu/ClaimedTasks.hpp"
 #include "backends/cpu/CpuIsa.hpp"
 #include "backends/cpu/FmaInPlace.hpp"
+#include "backends/cpu/Transpose4x4.hpp"
 #include "tessera/ThreadPool.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -862,15 +863,7 @@ int64_t gemmPackedBSize(int64_t K, int64_t N) { return ((N + kNR - 1) / kNR) * k
 // matrices of 64 x 128 a run) had taken a tenth of its product's time.
 void packTransposedPanel(const float* B, int64_t ldb, int64_t K, float* dst) {
   for (int64_t k = 0; k + 4 <= K; k += 4)
-    for (int c = 0; c < kNR; c += 4) {
-      __m128 r0 = _mm_loadu_ps(B + c * ldb + k), r1 = _mm_loadu_ps(B + (c + 1) * ldb + k);
-      __m128 r2 = _mm_loadu_ps(B + (c + 2) * ldb + k), r3 = _mm_loadu_ps(B + (c + 3) * ldb + k);
-      _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-      _mm_storeu_ps(dst + k * kNR + c, r0);
-      _mm_storeu_ps(dst + (k + 1) * kNR + c, r1);
-      _mm_storeu_ps(dst + (k + 2) * kNR + c, r2);
-      _mm_storeu_ps(dst + (k + 3) * kNR + c, r3);
-    }
+    for (int c = 0; c < kNR; c += 4) transpose4x4(B + c * ldb + k, ldb, dst + k * kNR + c, kNR);
 }
 #endif
 
