@@ -34,6 +34,17 @@ inline float* unitOutput(const RowGeometry& g, float* y, int64_t unit, int64_t i
 #ifdef TESSERA_UPSAMPLE_X86
 #define TESSERA_UPSAMPLE_INLINE __attribute__((target("avx2,fma"), always_inline)) inline
 
+// One input channel's multiply-adds: x at xc (pixel r's value at xc[4 r]), its weights at wk.
+template <int R, int U>
+TESSERA_UPSAMPLE_INLINE void channelTimesUnits(const float* xc, const float* wk, __m256 (&acc)[R][U]) {
+  __m256 xv[R];
+  for (int r = 0; r < R; ++r) xv[r] = _mm256_broadcast_ss(xc + r * kChannelPack);
+  for (int u = 0; u < U; ++u) {
+    const __m256 wv = _mm256_loadu_ps(wk + u * 8);
+    for (int r = 0; r < R; ++r) acc[r][u] = _mm256_fmadd_ps(xv[r], wv, acc[r][u]);
+  }
+}
+
 // R input pixels from column iw, units u0 .. u0+U-1: acc[r][u] = bias + sum_k x(k, r) * w(k, u).
 // x points at (row, iw) of channel block 0; w and bias at unit u0.
 template <int R, int U>
@@ -45,19 +56,14 @@ TESSERA_UPSAMPLE_INLINE void tile(const RowGeometry& g, const float* x, const fl
     for (int r = 0; r < R; ++r) acc[r][u] = b;
   }
   const int64_t wStride = g.units * 8;  // floats of packed weights per input channel
-  for (int64_t k0 = 0; k0 < g.K; k0 += kChannelPack) {
-    const float* xb = x + (k0 / kChannelPack) * g.xBlockStride;
-    const int lanes = static_cast<int>(std::min<int64_t>(kChannelPack, g.K - k0));
-    for (int j = 0; j < lanes; ++j) {
-      const float* wk = w + (k0 + j) * wStride;
-      __m256 xv[R];
-      for (int r = 0; r < R; ++r) xv[r] = _mm256_broadcast_ss(xb + r * kChannelPack + j);
-      for (int u = 0; u < U; ++u) {
-        const __m256 wv = _mm256_loadu_ps(wk + u * 8);
-        for (int r = 0; r < R; ++r) acc[r][u] = _mm256_fmadd_ps(xv[r], wv, acc[r][u]);
-      }
-    }
-  }
+  // Whole blocks of 4 channels with a fixed count (a count known only at run time had cost
+  // a compare and a branch a channel), then the last block's 1-3.
+  const int64_t whole = g.K / kChannelPack;
+  const float* xb = x;
+  const float* wk = w;
+  for (int64_t b = 0; b < whole; ++b, xb += g.xBlockStride, wk += kChannelPack * wStride)
+    for (int j = 0; j < kChannelPack; ++j) channelTimesUnits<R, U>(xb + j, wk + j * wStride, acc);
+  for (int j = 0; j < g.K % kChannelPack; ++j) channelTimesUnits<R, U>(xb + j, wk + j * wStride, acc);
   // The R pixels' units are adjacent in y: columns 2*iw .. 2*iw + 2R - 1.
   for (int u = 0; u < U; ++u) {
     float* dst = unitRows[u] + 2 * iw * kChannelPack;
