@@ -333,6 +333,34 @@ TESSERA_VM_INLINE void mapLanes(const float* x, float* y, int64_t n, const Op& o
   }
 }
 
+// One LSTM cell update on W units from k: c = sigmoid(f) c + sigmoid(i) tanh(g), h =
+// sigmoid(o) tanh(c).
+template <class L>
+TESSERA_VM_INLINE void lstmCellVector(const float* i, const float* o, const float* f, const float* g, float* c,
+                                      float* h, int64_t k) {
+  using M = VecMath<L>;
+  const typename L::F cell = M::sigmoid(M::load(f + k)) * M::load(c + k) +
+                             M::sigmoid(M::load(i + k)) * M::tanh(M::load(g + k));
+  M::store(c + k, cell);
+  M::store(h + k, M::sigmoid(M::load(o + k)) * M::tanh(cell));
+}
+
+template <class L>
+TESSERA_VM_INLINE void lstmCellLanes(const float* i, const float* o, const float* f, const float* g, float* c,
+                                     float* h, int64_t n) {
+  constexpr int W = L::kWidth;
+  int64_t k = 0;
+  for (; k + W <= n; k += W) lstmCellVector<L>(i, o, f, g, c, h, k);
+  if (k == n) return;
+  // The tail through zero-padded buffers, as mapLanes does its own.
+  float buf[6][W] = {};
+  const size_t bytes = static_cast<size_t>(n - k) * sizeof(float);
+  std::memcpy(buf[0], i + k, bytes), std::memcpy(buf[1], o + k, bytes), std::memcpy(buf[2], f + k, bytes);
+  std::memcpy(buf[3], g + k, bytes), std::memcpy(buf[4], c + k, bytes);
+  lstmCellVector<L>(buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], 0);
+  std::memcpy(c + k, buf[4], bytes), std::memcpy(h + k, buf[5], bytes);
+}
+
 #ifdef TESSERA_VECTOR_MATH_X86
 template <class Op>
 __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,fma"))) void mapAvx512(const float* x, float* y,
@@ -342,6 +370,14 @@ __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,fma"))) void mapAvx512
 template <class Op>
 __attribute__((target("avx2,fma"))) void mapAvx2(const float* x, float* y, int64_t n, Op op) {
   mapLanes<Lanes<8, true>>(x, y, n, op);
+}
+__attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,fma"))) void lstmCellAvx512(
+    const float* i, const float* o, const float* f, const float* g, float* c, float* h, int64_t n) {
+  lstmCellLanes<Lanes<16, true>>(i, o, f, g, c, h, n);
+}
+__attribute__((target("avx2,fma"))) void lstmCellAvx2(const float* i, const float* o, const float* f, const float* g,
+                                                     float* c, float* h, int64_t n) {
+  lstmCellLanes<Lanes<8, true>>(i, o, f, g, c, h, n);
 }
 #endif
 
@@ -570,6 +606,18 @@ void vectorSwish(const float* x, float* y, int64_t n, float alpha) {
 void vectorHardSwish(const float* x, float* y, int64_t n) { map(x, y, n, HardSwishOp{}); }
 void vectorHardSwishAffine(const float* x, float* y, int64_t n, float scale, float shift) {
   map(x, y, n, HardSwishAffineOp{scale, shift});
+}
+
+void vectorLstmCell(const float* i, const float* o, const float* f, const float* g, float* c, float* h,
+                    int64_t n) {
+#ifdef TESSERA_VECTOR_MATH_X86
+  switch (cpuIsa()) {
+    case CpuIsa::kAvx512: return lstmCellAvx512(i, o, f, g, c, h, n);
+    case CpuIsa::kAvx2: return lstmCellAvx2(i, o, f, g, c, h, n);
+    case CpuIsa::kGeneric: break;
+  }
+#endif
+  lstmCellLanes<Lanes<4, false>>(i, o, f, g, c, h, n);
 }
 
 }  // namespace tessera

@@ -33,6 +33,13 @@ void vectorCelu(const float* x, float* y, int64_t n, float alpha);  // max(0,x) 
 void vectorHardSwish(const float* x, float* y, int64_t n);
 void vectorHardSwishAffine(const float* x, float* y, int64_t n, float scale, float shift);
 
+// One step of an LSTM's cells with the default activations, over n units: from the gates'
+// pre-activations i, o, f, g (inputs, recurrence and biases summed), c = sigmoid(f) c +
+// sigmoid(i) tanh(g) in place and h = sigmoid(o) tanh(c), in one pass. The activations are
+// vectorSigmoid's and vectorTanh's to the bit; the AVX paths may fuse the products and the sum
+// into multiply-adds (one rounding where the portable path rounds twice).
+void vectorLstmCell(const float* i, const float* o, const float* f, const float* g, float* c, float* h, int64_t n);
+
 // Softmax's passes over a row: the largest of x[0, n) (-inf when empty; NaN ignored, as
 // std::max(best, x) ignores it); y = exp(x - shift), returning the sum of y (y may be x); and
 // y *= scale.

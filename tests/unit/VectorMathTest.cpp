@@ -275,6 +275,44 @@ TEST(VectorMath, TailsStayInBoundsAndMatchTheBody) {
   }
 }
 
+// The fused LSTM cell, every length 0..40 (bodies and tails) at three alignments: c and h
+// within a rounding or two of the cell computed from vectorSigmoid's and vectorTanh's values
+// (the AVX paths may fuse c's products and sum), nothing outside [0, n) touched.
+TEST(VectorMath, LstmCellMatchesItsParts) {
+  constexpr int kGuard = 16, kMax = 40, kSize = kMax + 2 * kGuard;
+  std::vector<float> gates[4];
+  for (int g = 0; g < 4; ++g)
+    for (int k = 0; k < kSize; ++k) gates[g].push_back(std::sin(0.9f * static_cast<float>(k) + 1.3f * g) * 7.f);
+  std::vector<float> cell(kSize);
+  for (int k = 0; k < kSize; ++k) cell[k] = std::cos(0.7f * static_cast<float>(k)) * 3.f;
+  std::vector<float> sigmoid[3], tanhG(kSize);
+  for (int g = 0; g < 3; ++g) {
+    sigmoid[g].resize(kSize);
+    vectorSigmoid(gates[g].data(), sigmoid[g].data(), kSize);
+  }
+  vectorTanh(gates[3].data(), tanhG.data(), kSize);
+  for (int n = 0; n <= kMax; ++n)
+    for (int offset : {kGuard, kGuard + 1, kGuard + 3}) {
+      std::vector<float> c = cell, h(kSize, -12345.f);
+      vectorLstmCell(gates[0].data() + offset, gates[1].data() + offset, gates[2].data() + offset,
+                     gates[3].data() + offset, c.data() + offset, h.data() + offset, n);
+      for (int k = 0; k < kSize; ++k) {
+        if (k < offset || k >= offset + n) {
+          ASSERT_EQ(c[k], cell[k]) << "n " << n << " offset " << offset << " k " << k;
+          ASSERT_EQ(h[k], -12345.f) << "n " << n << " offset " << offset << " k " << k;
+          continue;
+        }
+        // i o f g: gate 0 is i, 1 o, 2 f.
+        const double wantC = static_cast<double>(sigmoid[2][k]) * cell[k] + static_cast<double>(sigmoid[0][k]) * tanhG[k];
+        ASSERT_NEAR(c[k], wantC, 2 * ulpAt(wantC) + 1e-7) << "n " << n << " k " << k;
+        float tanhC = 0.f;
+        vectorTanh(&c[k], &tanhC, 1);
+        const double wantH = static_cast<double>(sigmoid[1][k]) * tanhC;
+        ASSERT_NEAR(h[k], wantH, ulpAt(wantH)) << "n " << n << " k " << k;
+      }
+    }
+}
+
 // Softmax's row passes, every length 0..70 (bodies and tails) at three alignments: the max is
 // exactly the largest value (NaN ignored, -inf for none); the exponentials are vectorExp's of
 // x - shift (y may be x) and their sum is theirs to float rounding; the scale touches y[0, n)

@@ -442,6 +442,7 @@ class CpuRecurrent final : public Execution {
     float* o = gate + n;
     float* f = gate + 2 * n;
     float* cc = gate + 3 * n;
+    if (!P && plainLstmCell(d)) return vectorLstmCell(i, o, f, cc, c, h, n);  // the usual cell, one pass
     const float* pi = P ? P + sl.j0 : nullptr;
     const float* po = P ? P + H_ + sl.j0 : nullptr;
     const float* pf = P ? P + 2 * H_ + sl.j0 : nullptr;
@@ -469,6 +470,15 @@ class CpuRecurrent final : public Execution {
     std::memcpy(cc, c, sizeof(float) * n);
     activate(params_.activation(d, 2), cc, n);
     for (int64_t j = 0; j < n; ++j) h[j] = o[j] * cc[j];
+  }
+
+  // Direction d's LSTM cells are the usual ones (sigmoid, tanh, tanh; no clip; no coupled
+  // input and forget gates): one fused pass computes them (peepholes are checked apart).
+  bool plainLstmCell(int d) const {
+    return !params_.hasClip && !params_.inputForget &&
+           params_.activation(d, 0).kind == RecurrentActivation::kSigmoid &&
+           params_.activation(d, 1).kind == RecurrentActivation::kTanh &&
+           params_.activation(d, 2).kind == RecurrentActivation::kTanh;
   }
 
   RecurrentParams params_;
