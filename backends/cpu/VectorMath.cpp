@@ -333,16 +333,21 @@ TESSERA_VM_INLINE void mapLanes(const float* x, float* y, int64_t n, const Op& o
   }
 }
 
-// One LSTM cell update on W units from k: c = sigmoid(f) c + sigmoid(i) tanh(g), h =
+// LSTM cell updates on V vectors of units from k: c = sigmoid(f) c + sigmoid(i) tanh(g), h =
 // sigmoid(o) tanh(c).
-template <class L>
-TESSERA_VM_INLINE void lstmCellVector(const float* i, const float* o, const float* f, const float* g, float* c,
-                                      float* h, int64_t k) {
+template <class L, int V>
+TESSERA_VM_INLINE void lstmCellVectors(const float* i, const float* o, const float* f, const float* g, float* c,
+                                       float* h, int64_t k) {
   using M = VecMath<L>;
-  const typename L::F cell = M::sigmoid(M::load(f + k)) * M::load(c + k) +
-                             M::sigmoid(M::load(i + k)) * M::tanh(M::load(g + k));
-  M::store(c + k, cell);
-  M::store(h + k, M::sigmoid(M::load(o + k)) * M::tanh(cell));
+  constexpr int W = L::kWidth;
+  typename L::F cell[V];
+  for (int v = 0; v < V; ++v)
+    cell[v] = M::sigmoid(M::load(f + k + v * W)) * M::load(c + k + v * W) +
+              M::sigmoid(M::load(i + k + v * W)) * M::tanh(M::load(g + k + v * W));
+  for (int v = 0; v < V; ++v) {
+    M::store(c + k + v * W, cell[v]);
+    M::store(h + k + v * W, M::sigmoid(M::load(o + k + v * W)) * M::tanh(cell[v]));
+  }
 }
 
 template <class L>
@@ -350,14 +355,17 @@ TESSERA_VM_INLINE void lstmCellLanes(const float* i, const float* o, const float
                                      float* h, int64_t n) {
   constexpr int W = L::kWidth;
   int64_t k = 0;
-  for (; k + W <= n; k += W) lstmCellVector<L>(i, o, f, g, c, h, k);
+  // Four vectors an iteration, their chains independent (one at a time: 4.18 -> 3.70 ns a unit,
+  // AVX2, one thread, 32 rows of 128 units).
+  for (; k + 4 * W <= n; k += 4 * W) lstmCellVectors<L, 4>(i, o, f, g, c, h, k);
+  for (; k + W <= n; k += W) lstmCellVectors<L, 1>(i, o, f, g, c, h, k);
   if (k == n) return;
   // The tail through zero-padded buffers, as mapLanes does its own.
   float buf[6][W] = {};
   const size_t bytes = static_cast<size_t>(n - k) * sizeof(float);
   std::memcpy(buf[0], i + k, bytes), std::memcpy(buf[1], o + k, bytes), std::memcpy(buf[2], f + k, bytes);
   std::memcpy(buf[3], g + k, bytes), std::memcpy(buf[4], c + k, bytes);
-  lstmCellVector<L>(buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], 0);
+  lstmCellVectors<L, 1>(buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], 0);
   std::memcpy(c + k, buf[4], bytes), std::memcpy(h + k, buf[5], bytes);
 }
 

@@ -424,6 +424,33 @@ TEST(RecurrentOp, HiddenSlicesOnTwoThreads) {
       }
 }
 
+// A forward direction over a sequence-major X projects its inputs a chunk of steps at a time
+// (512 KB of gate inputs a chunk, backends/cpu/ops/Recurrent.cpp): LSTM at batch 16 and 64
+// hidden units is 16 KB a step, so 32-step chunks (75 steps: 32, 32, 11); GRU 12 KB, 42-step
+// chunks; RNN at batch 256 and 16 units (64 units over 75 steps amplified rounding past the
+// tolerance, with or without chunks), 16 KB, 32-step chunks. Entries ending mid-chunk, at a
+// chunk's edge and at the last step; batch-major X (projected at once) alongside.
+TEST(RecurrentOp, ProjectedInChunksOfSteps) {
+  uint32_t seed = 1400;
+  for (const char* op : {"LSTM", "GRU", "RNN"})
+    for (int layout : {0, 1}) {
+      RnnCase c;
+      c.op = op;
+      c.batch = c.op == "RNN" ? 256 : 16;
+      c.seq = 75;
+      c.input = 5;
+      c.hidden = c.op == "RNN" ? 16 : 64;
+      c.layout = layout;
+      c.bias = true;
+      c.initial = true;
+      c.lengths = true;
+      c.lens.assign(static_cast<size_t>(c.batch), c.seq);
+      c.lens[1] = 20, c.lens[2] = 32, c.lens[3] = 33, c.lens[4] = 64, c.lens[5] = 1;
+      c.constantWeights = layout == 0;
+      check(c, ++seed);
+    }
+}
+
 void expectFails(const RnnCase& c, const RnnInputs& in, const Attributes& attrs, const std::string& cause) {
   std::vector<Tensor> inputs = {in.x, in.w, in.r, in.b, in.lens, in.h0};
   while (inputs.back().dtype() == DataType::kUnknown) inputs.pop_back();

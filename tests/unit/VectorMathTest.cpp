@@ -275,11 +275,12 @@ TEST(VectorMath, TailsStayInBoundsAndMatchTheBody) {
   }
 }
 
-// The fused LSTM cell, every length 0..40 (bodies and tails) at three alignments: c and h
+// The fused LSTM cell, every length 0..70 (four-vector bodies of AVX2 and AVX-512, single
+// vectors and tails) at three alignments: c and h
 // within a rounding or two of the cell computed from vectorSigmoid's and vectorTanh's values
 // (the AVX paths may fuse c's products and sum), nothing outside [0, n) touched.
 TEST(VectorMath, LstmCellMatchesItsParts) {
-  constexpr int kGuard = 16, kMax = 40, kSize = kMax + 2 * kGuard;
+  constexpr int kGuard = 16, kMax = 70, kSize = kMax + 2 * kGuard;
   std::vector<float> gates[4];
   for (int g = 0; g < 4; ++g)
     for (int k = 0; k < kSize; ++k) gates[g].push_back(std::sin(0.9f * static_cast<float>(k) + 1.3f * g) * 7.f);

@@ -1,7 +1,8 @@
 // CPU RNN, GRU and LSTM on f32 (semantics: ops/Recurrent.hpp).
 //
 // W of every direction is packed as one [input, D*G*H] matrix, so one GEMM projects all
-// steps of X (seq*batch rows) at once. Each step multiplies the batch's hidden state by R,
+// steps of X (seq*batch rows) at once; a single forward direction over a sequence-major X
+// projects a few steps at a time instead, just before they run (chunkSteps_). Each step multiplies the batch's hidden state by R,
 // then runs the gate math with the vector activations. R is packed per direction in hidden
 // slices: slice q holds every gate's columns of the hidden units [j0, j0 + n), so one thread
 // takes a slice's product and then the cells of those units for the whole batch, with no
@@ -25,6 +26,10 @@ namespace tessera {
 namespace {
 
 constexpr int64_t kSplitStepWork = 1 << 15;  // multiply-adds of a step product worth two threads
+// Projected inputs a chunk, at most: the steps' gate inputs are then still in cache when their
+// cells add them. Projected all at once, a batch-32 LSTM (1024 gate columns, 50 steps: 6.5 MB)
+// had its cells wait on memory for each step's 128 KB.
+constexpr int64_t kChunkBytes = 512 << 10;
 constexpr int64_t kMinSliceUnits = 16;       // hidden units of a slice, at least
 
 // x = a(x), in place.
@@ -118,8 +123,13 @@ class CpuRecurrent final : public Execution {
                     }
                   });
 
-    // Scratch: the projected inputs, then per direction its state and step buffers.
-    projected_.assign(static_cast<size_t>(seq_ * batch_ * D_ * GH_), 0.f);
+    // Scratch: the projected inputs (of a chunk of steps, or all), then per direction its
+    // state and step buffers. Chunks where step s reads the rows of time s alone: one forward
+    // direction, X sequence-major.
+    const bool chunked = D_ == 1 && !params_.reversed(0) && params_.layout == 0;
+    const int64_t stepBytes = batch_ * GH_ * static_cast<int64_t>(sizeof(float));
+    chunkSteps_ = chunked ? std::clamp<int64_t>(kChunkBytes / std::max<int64_t>(stepBytes, 1), 1, seq_) : seq_;
+    projected_.assign(static_cast<size_t>(std::max<int64_t>(chunkSteps_, 1) * batch_ * D_ * GH_), 0.f);
     dirFloats_ = batch_ * (3 * H_ + GH_ + 2 * H_) + GH_ + H_;
     scratch_.assign(static_cast<size_t>(D_ * dirFloats_), 0.f);
     lengths_.assign(static_cast<size_t>(batch_), 0);
@@ -135,19 +145,11 @@ class CpuRecurrent final : public Execution {
   Status onExecute(const Tensors& inputs, const Tensors& outputs) override {
     TESSERA_RETURN_IF_ERROR(readLengths(inputs));
     readBias(inputs);
-    const float* wp = wPacked_.get();
+    wp_ = wPacked_.get();  // packed now unless constant: once a run, for every chunk
     const float* rp = rPacked_.get();
 
-    GemmArgs g;
-    g.M = seq_ * batch_;
-    g.N = D_ * GH_;
-    g.K = input_;
-    g.A = inputs[kRnnX]->data<float>();
-    g.lda = input_;
-    g.packedB = wp;
-    g.C = projected_.data();
-    g.ldc = D_ * GH_;
-    gemmPacked(cpuPool(*this), g);
+    chunkStart_ = 0;
+    if (chunkSteps_ >= seq_) project(inputs, 0, seq_);
 
     if (D_ == 1) {
       runDirection(0, rp, inputs, outputs);
@@ -243,7 +245,25 @@ class CpuRecurrent final : public Execution {
   float* hiddenProductOf(int64_t d) { return resetHiddenOf(d) + batch_ * H_; }          // GRU: (r (.) H) Rh^T
   float* biasOf(int64_t d) { return hiddenProductOf(d) + batch_ * H_; }                 // GH + H
 
-  int64_t projectedRow(int64_t t, int64_t b) const { return params_.layout == 1 ? b * seq_ + t : t * batch_ + b; }
+  // Where X's row of time t and entry b is projected: all of X's rows in its order, or the
+  // current chunk's (sequence-major from chunkStart_).
+  int64_t projectedRow(int64_t t, int64_t b) const {
+    return params_.layout == 1 ? b * seq_ + t : (t - chunkStart_) * batch_ + b;
+  }
+
+  // projected_ = X W^T for times [t0, t1) (every entry; sequence-major X where t0 > 0).
+  void project(const Tensors& inputs, int64_t t0, int64_t t1) {
+    GemmArgs g;
+    g.M = (t1 - t0) * batch_;
+    g.N = D_ * GH_;
+    g.K = input_;
+    g.A = inputs[kRnnX]->data<float>() + t0 * batch_ * input_;
+    g.lda = input_;
+    g.packedB = wp_;
+    g.C = projected_.data();
+    g.ldc = D_ * GH_;
+    gemmPacked(cpuPool(*this), g);
+  }
   int64_t yOffset(int64_t t, int64_t d, int64_t b) const {
     return (params_.layout == 1 ? (b * seq_ + t) * D_ + d : (t * D_ + d) * batch_ + b) * H_;
   }
@@ -360,6 +380,10 @@ class CpuRecurrent final : public Execution {
         if (st.Y)
           for (int64_t b = 0; b < batch_; ++b) std::fill(st.Y + yOffset(s, d, b), st.Y + yOffset(s, d, b) + H_, 0.f);
         continue;
+      }
+      if (chunkSteps_ < seq_ && s % chunkSteps_ == 0) {  // the next chunk's inputs, projected
+        chunkStart_ = s;
+        project(inputs, s, std::min(seq_, s + chunkSteps_));
       }
       st.s = s;
       st.h = hiddenOf(d, cur);
@@ -489,8 +513,11 @@ class CpuRecurrent final : public Execution {
   bool splitH_ = false;
   std::vector<Slice> slices_;
   int64_t gateCols_ = 0, rBlock_ = 0, dirFloats_ = 0, maxLength_ = 0;
+  int64_t chunkSteps_ = 0;  // steps projected at a time (seq_: all at once, before the steps)
+  int64_t chunkStart_ = 0;  // the first time of the chunk in projected_
   PackedWeights wPacked_, rPacked_;
-  AlignedFloats projected_;  // [seq*batch rows in X's order, D*G*H]
+  const float* wp_ = nullptr;  // this run's packed W
+  AlignedFloats projected_;  // [rows in X's order (all, or the chunk's), D*G*H]
   AlignedFloats scratch_;    // per direction: see hiddenOf .. biasOf
   std::vector<int64_t> lengths_;
   struct {
