@@ -449,6 +449,23 @@ TEST(RecurrentOp, ProjectedInChunksOfSteps) {
       c.constantWeights = layout == 0;
       check(c, ++seed);
     }
+  // LSTM's step products go onto the projected rows where every entry is at one time: the
+  // reverse direction with whole sequences (and, apart, one entry shorter, which cannot).
+  for (bool whole : {true, false}) {
+    RnnCase c;
+    c.direction = "reverse";
+    c.batch = 16;
+    c.seq = 40;
+    c.input = 5;
+    c.hidden = 64;
+    c.layout = whole ? 1 : 0;
+    c.bias = true;
+    c.initial = true;
+    c.lengths = true;
+    c.lens.assign(static_cast<size_t>(c.batch), c.seq);
+    if (!whole) c.lens[3] = 17;
+    check(c, ++seed);
+  }
 }
 
 void expectFails(const RnnCase& c, const RnnInputs& in, const Attributes& attrs, const std::string& cause) {

@@ -9,6 +9,9 @@
 // wait between the two (the state is double-buffered: the next step's product reads all of
 // it). Constant W and R are packed once, at resize, and shared by the Session's plans.
 // Bidirectional runs its two directions on two threads, each with one slice.
+// LSTM's W is packed with its columns in the slices' order and its projection adds the
+// biases, so that where every entry of a step is at one time, the step's product accumulates
+// straight onto the projected rows (ONNX Runtime's LSTM does likewise): no pass adds them.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -93,16 +96,27 @@ class CpuRecurrent final : public Execution {
     const Tensor* r = inputs[kRnnR];
     const std::string sizes = " input" + std::to_string(input_) + " H" + std::to_string(H_) + " D" +
                               std::to_string(D_) + " G" + std::to_string(G_);
-    // W [D*G*H, input] is B transposed: one packing serves every direction.
-    const int64_t K = input_, N = D_ * GH_;
-    wPacked_.plan(cpuPackedConstants(*this), {w}, "Recurrent W" + sizes, gemmPackedBSize(K, N),
-                  [w, K, N](float* dst) { gemmPackB(K, N, w->data<float>(), K, true, dst); });
     const int64_t H = H_, GH = GH_, D = D_, rBlock = rBlock_;
     const int productGates = splitH_ ? 2 : G_;
     const bool splitH = splitH_;
     const std::vector<Slice> slices = slices_;
     std::string layout = " slices";
     for (const Slice& sl : slices) layout += " " + std::to_string(sl.n);
+    // W [D*G*H, input] is B transposed: one packing serves every direction. LSTM's rows (its
+    // projection's columns) gathered in the slices' order first.
+    const int64_t K = input_, N = D_ * GH_;
+    const bool sliceOrder = lstm();
+    wPacked_.plan(cpuPackedConstants(*this), {w}, "Recurrent W" + sizes + (sliceOrder ? layout : ""),
+                  gemmPackedBSize(K, N), [=](float* dst) {
+                    if (!sliceOrder) return gemmPackB(K, N, w->data<float>(), K, true, dst);
+                    std::vector<float> rows(static_cast<size_t>(N * K));
+                    for (int64_t d = 0; d < D; ++d)
+                      for (const Slice& sl : slices)
+                        for (int g = 0; g < 4; ++g)
+                          std::memcpy(rows.data() + (d * GH + sl.col + g * sl.n) * K,
+                                      w->data<float>() + (d * GH + g * H + sl.j0) * K, sizeof(float) * sl.n * K);
+                    gemmPackB(K, N, rows.data(), K, true, dst);
+                  });
     rPacked_.plan(cpuPackedConstants(*this), {r}, "Recurrent R" + sizes + layout + (splitH ? " split" : ""),
                   static_cast<size_t>(D * rBlock), [=](float* dst) {
                     // A slice's rows of R (gate g's units [j0, j0 + n)), gathered, then packed.
@@ -130,6 +144,7 @@ class CpuRecurrent final : public Execution {
     const int64_t stepBytes = batch_ * GH_ * static_cast<int64_t>(sizeof(float));
     chunkSteps_ = chunked ? std::clamp<int64_t>(kChunkBytes / std::max<int64_t>(stepBytes, 1), 1, seq_) : seq_;
     projected_.assign(static_cast<size_t>(std::max<int64_t>(chunkSteps_, 1) * batch_ * D_ * GH_), 0.f);
+    gateBias_.assign(static_cast<size_t>(lstm() ? D_ * GH_ : 0), 0.f);
     dirFloats_ = batch_ * (3 * H_ + GH_ + 2 * H_) + GH_ + H_;
     scratch_.assign(static_cast<size_t>(D_ * dirFloats_), 0.f);
     lengths_.assign(static_cast<size_t>(batch_), 0);
@@ -235,7 +250,16 @@ class CpuRecurrent final : public Execution {
       for (int64_t j = 0; j < GH_; ++j) bias[j] = wb[j] + (rbhApart && j >= 2 * H_ ? 0.f : rb[j]);
       for (int64_t j = 0; j < H_; ++j) bias[GH_ + j] = rbhApart ? rb[2 * H_ + j] : 0.f;
     }
+    if (!lstm()) return;
+    // LSTM's, in the slices' order, for its projection.
+    for (int64_t d = 0; d < D_; ++d)
+      for (const Slice& sl : slices_)
+        for (int g = 0; g < 4; ++g)
+          std::memcpy(gateBias_.data() + d * GH_ + sl.col + g * sl.n, biasOf(d) + g * H_ + sl.j0,
+                      sizeof(float) * sl.n);
   }
+
+  bool lstm() const { return params_.kind == RecurrentKind::kLstm; }
 
   float* dirScratch(int64_t d) { return scratch_.data() + d * dirFloats_; }
   float* hiddenOf(int64_t d, int which) { return dirScratch(d) + which * batch_ * H_; }  // 2 x [batch, H]
@@ -262,6 +286,19 @@ class CpuRecurrent final : public Execution {
     g.packedB = wp_;
     g.C = projected_.data();
     g.ldc = D_ * GH_;
+    struct AddBias {
+      float* c;
+      int64_t ldc;
+      const float* bias;
+    } addBias{g.C, g.ldc, gateBias_.data()};
+    if (lstm()) {  // + the biases, on each block while it is in cache
+      g.finish = [](const void* context, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+        const AddBias& a = *static_cast<const AddBias*>(context);
+        for (int64_t m = m0; m < m1; ++m)
+          for (int64_t n = n0; n < n1; ++n) a.c[m * a.ldc + n] += a.bias[n];
+      };
+      g.finishContext = &addBias;
+    }
     gemmPacked(cpuPool(*this), g);
   }
   int64_t yOffset(int64_t t, int64_t d, int64_t b) const {
@@ -282,9 +319,12 @@ class CpuRecurrent final : public Execution {
     }
   }
 
-  // state [batch, H] x one slice's packed columns -> out [batch, cols] (row stride ldc).
-  void sliceProduct(const float* state, const float* packed, int64_t cols, float* out, int64_t ldc) const {
+  // state [batch, H] x one slice's packed columns -> out [batch, cols] (row stride ldc), or
+  // added to it.
+  void sliceProduct(const float* state, const float* packed, int64_t cols, float* out, int64_t ldc,
+                    bool accumulate = false) const {
     GemmArgs g;
+    g.accumulate = accumulate;
     g.M = batch_;
     g.N = cols;
     g.K = H_;
@@ -307,6 +347,12 @@ class CpuRecurrent final : public Execution {
     float* next;     // the state after it
     const float* P;  // LSTM peepholes, or null
     float* Y;        // the Y output, or null
+    // Where entry b's gate pre-activations go: gates + b * gateStride, slice q's from its
+    // column sl.col. inPlace: the projected rows of the step's time (inputs and biases in,
+    // LSTM only), else the direction's gate buffer.
+    float* gates;
+    int64_t gateStride;
+    bool inPlace;
   };
 
   // GRU without linear_before_reset, first half: z and r of the slice, then r (.) H.
@@ -330,11 +376,10 @@ class CpuRecurrent final : public Execution {
 
   // The slice's product, then its units' cells for every entry of the batch.
   void cellsOfSlice(const Step& st, const Slice& sl) {
-    float* gates = gatesOf(st.d);
     if (splitH_)
       sliceProduct(resetHiddenOf(st.d), st.packedR + sl.packedH, sl.n, hiddenProductOf(st.d) + sl.j0, H_);
     else
-      sliceProduct(st.h, st.packedR + sl.packed, G_ * sl.n, gates + sl.col, gateCols_);
+      sliceProduct(st.h, st.packedR + sl.packed, G_ * sl.n, st.gates + sl.col, st.gateStride, st.inPlace);
     const float* bias = biasOf(st.d);
     float* c = cellOf(st.d);
     for (int64_t b = 0; b < batch_; ++b) {
@@ -345,12 +390,12 @@ class CpuRecurrent final : public Execution {
         continue;
       }
       const float* xw = projectedOf(st, b);
-      float* gate = gates + b * gateCols_ + sl.col;
+      float* gate = st.gates + b * st.gateStride + sl.col;
       float* h = st.next + row;
       switch (params_.kind) {
         case RecurrentKind::kRnn: rnnCell(st.d, xw, gate, bias, sl, h); break;
         case RecurrentKind::kGru: gruCell(st.d, b, xw, gate, bias, sl, st.h + row, h); break;
-        case RecurrentKind::kLstm: lstmCell(st.d, xw, gate, bias, st.P, sl, c + row, h); break;
+        case RecurrentKind::kLstm: lstmCell(st.d, st.inPlace ? nullptr : xw, gate, st.P, sl, c + row, h); break;
       }
       if (st.Y) std::memcpy(st.Y + yOffset(timeOf(st.s, b, st.reversed), st.d, b) + sl.j0, h, sizeof(float) * sl.n);
     }
@@ -373,7 +418,12 @@ class CpuRecurrent final : public Execution {
     if (lstm) loadState(optional(inputs, kRnnInitialC), d, cellOf(d));
     const Tensor* peep = lstm ? optional(inputs, kRnnP) : nullptr;
     Step st{this, d, 0, params_.reversed(d), packedR, nullptr, nullptr,
-            peep ? peep->data<float>() + d * 3 * H_ : nullptr, wantOutput_[0] ? outputs[0]->data<float>() : nullptr};
+            peep ? peep->data<float>() + d * 3 * H_ : nullptr, wantOutput_[0] ? outputs[0]->data<float>() : nullptr,
+            gatesOf(d), gateCols_, false};
+    // LSTM's products onto the projected rows where every entry of a step is at one time: the
+    // forward direction, or the reverse one when every sequence is whole.
+    st.inPlace = lstm && (!st.reversed || std::all_of(lengths_.begin(), lengths_.end(),
+                                                         [this](int64_t n) { return n == seq_; }));
 
     for (int64_t s = 0; s < seq_; ++s) {
       if (s >= maxLength_) {  // every entry has ended: Y is 0 from here
@@ -387,6 +437,11 @@ class CpuRecurrent final : public Execution {
       }
       st.s = s;
       st.h = hiddenOf(d, cur);
+      if (st.inPlace) {
+        const int64_t t = timeOf(s, 0, st.reversed), row = projectedRow(t, 0);
+        st.gates = projected_.data() + row * D_ * GH_ + d * GH_;
+        st.gateStride = batch_ > 1 ? (projectedRow(t, 1) - row) * D_ * GH_ : 0;
+      }
       st.next = hiddenOf(d, 1 - cur);
       // GRU's h block multiplies r (.) H, which needs every slice's r first.
       if (splitH_) forSlices<&CpuRecurrent::resetGatesOfSlice>(st);
@@ -458,10 +513,12 @@ class CpuRecurrent final : public Execution {
 
   // Gates i o f c; peepholes P = Pi Po Pf. `c` and `h` are the slice's units of the cell
   // state (updated in place) and of the state after the step.
-  void lstmCell(int d, const float* xw, float* gate, const float* bias, const float* P, const Slice& sl, float* c,
-                float* h) {
+  // xw: the entry's projected inputs (biases in, columns in the slices' order), to add; null
+  // where the product was added onto them.
+  void lstmCell(int d, const float* xw, float* gate, const float* P, const Slice& sl, float* c, float* h) {
     const int64_t n = sl.n;
-    addInputs(gate, xw, bias, sl, 4);
+    if (xw)
+      for (int64_t k = 0; k < 4 * n; ++k) gate[k] += xw[sl.col + k];
     float* i = gate;
     float* o = gate + n;
     float* f = gate + 2 * n;
@@ -517,7 +574,8 @@ class CpuRecurrent final : public Execution {
   int64_t chunkStart_ = 0;  // the first time of the chunk in projected_
   PackedWeights wPacked_, rPacked_;
   const float* wp_ = nullptr;  // this run's packed W
-  AlignedFloats projected_;  // [rows in X's order (all, or the chunk's), D*G*H]
+  AlignedFloats projected_;  // [rows in X's order (all, or the chunk's), D*G*H] (LSTM: biases in)
+  AlignedFloats gateBias_;   // LSTM: per direction W's and R's biases summed, in the slices' order
   AlignedFloats scratch_;    // per direction: see hiddenOf .. biasOf
   std::vector<int64_t> lengths_;
   struct {
