@@ -109,24 +109,24 @@ class CpuRecurrent final : public Execution {
     wPacked_.plan(cpuPackedConstants(*this), {w}, "Recurrent W" + sizes + (sliceOrder ? layout : ""),
                   gemmPackedBSize(K, N), [=](float* dst) {
                     if (!sliceOrder) return gemmPackB(K, N, w->data<float>(), K, true, dst);
-                    std::vector<float> rows(static_cast<size_t>(N * K));
+                    std::vector<float> local;
+                    float* rows = gatherRoom(static_cast<size_t>(N * K), local);
                     for (int64_t d = 0; d < D; ++d)
                       for (const Slice& sl : slices)
                         for (int g = 0; g < 4; ++g)
-                          std::memcpy(rows.data() + (d * GH + sl.col + g * sl.n) * K,
+                          std::memcpy(rows + (d * GH + sl.col + g * sl.n) * K,
                                       w->data<float>() + (d * GH + g * H + sl.j0) * K, sizeof(float) * sl.n * K);
-                    gemmPackB(K, N, rows.data(), K, true, dst);
+                    gemmPackB(K, N, rows, K, true, dst);
                   });
     rPacked_.plan(cpuPackedConstants(*this), {r}, "Recurrent R" + sizes + layout + (splitH ? " split" : ""),
                   static_cast<size_t>(D * rBlock), [=](float* dst) {
                     // A slice's rows of R (gate g's units [j0, j0 + n)), gathered, then packed.
-                    std::vector<float> rows;
+                    std::vector<float> local;
                     auto pack = [&](const float* rd, int g0, int gates, const Slice& sl, float* out) {
-                      rows.resize(static_cast<size_t>(gates * sl.n * H));
+                      float* rows = gatherRoom(static_cast<size_t>(gates * sl.n * H), local);
                       for (int g = 0; g < gates; ++g)
-                        std::memcpy(rows.data() + g * sl.n * H, rd + ((g0 + g) * H + sl.j0) * H,
-                                    sizeof(float) * sl.n * H);
-                      gemmPackB(H, gates * sl.n, rows.data(), H, true, out);
+                        std::memcpy(rows + g * sl.n * H, rd + ((g0 + g) * H + sl.j0) * H, sizeof(float) * sl.n * H);
+                      gemmPackB(H, gates * sl.n, rows, H, true, out);
                     };
                     for (int64_t d = 0; d < D; ++d) {
                       const float* rd = r->data<float>() + d * GH * H;
@@ -136,6 +136,14 @@ class CpuRecurrent final : public Execution {
                       }
                     }
                   });
+
+    // Weights packed on every run (not constant) gather their rows in a buffer of the plan's:
+    // nothing allocated while running.
+    size_t gatherFloats = 0;
+    if (!wPacked_.shared() && sliceOrder) gatherFloats = static_cast<size_t>(N * K);
+    if (!rPacked_.shared())
+      for (const Slice& sl : slices_) gatherFloats = std::max(gatherFloats, static_cast<size_t>(productGates * sl.n * H));
+    gather_.assign(gatherFloats, 0.f);
 
     // Scratch: the projected inputs (of a chunk of steps, or all), then per direction its
     // state and step buffers. Chunks where step s reads the rows of time s alone: one forward
@@ -260,6 +268,14 @@ class CpuRecurrent final : public Execution {
   }
 
   bool lstm() const { return params_.kind == RecurrentKind::kLstm; }
+
+  // Where weight rows are gathered before packing: the plan's buffer (weights packed on every
+  // run), else `local` (constant weights, packed once while planning).
+  float* gatherRoom(size_t floats, std::vector<float>& local) {
+    if (gather_.size() >= floats) return gather_.data();
+    local.resize(floats);
+    return local.data();
+  }
 
   float* dirScratch(int64_t d) { return scratch_.data() + d * dirFloats_; }
   float* hiddenOf(int64_t d, int which) { return dirScratch(d) + which * batch_ * H_; }  // 2 x [batch, H]
@@ -576,6 +592,7 @@ class CpuRecurrent final : public Execution {
   const float* wp_ = nullptr;  // this run's packed W
   AlignedFloats projected_;  // [rows in X's order (all, or the chunk's), D*G*H] (LSTM: biases in)
   AlignedFloats gateBias_;   // LSTM: per direction W's and R's biases summed, in the slices' order
+  AlignedFloats gather_;     // weight rows gathered before packing, where packed on every run
   AlignedFloats scratch_;    // per direction: see hiddenOf .. biasOf
   std::vector<int64_t> lengths_;
   struct {
