@@ -2,12 +2,13 @@
 //
 // W of every direction is packed as one [input, D*G*H] matrix, so one GEMM projects all
 // steps of X (seq*batch rows) at once; a single forward direction over a sequence-major X
-// projects a few steps at a time instead, just before they run (chunkSteps_). Each step multiplies the batch's hidden state by R,
-// then runs the gate math with the vector activations. R is packed per direction in hidden
-// slices: slice q holds every gate's columns of the hidden units [j0, j0 + n), so one thread
-// takes a slice's product and then the cells of those units for the whole batch, with no
-// wait between the two (the state is double-buffered: the next step's product reads all of
-// it). Constant W and R are packed once, at resize, and shared by the Session's plans.
+// projects a few steps at a time instead, just before they run (chunkSteps_). Each step
+// multiplies the batch's hidden state by R, then runs the gate math with the vector
+// activations. R is packed per direction in hidden slices: slice q holds every gate's columns
+// of the hidden units [j0, j0 + n), so one thread takes a slice's product and then the cells
+// of those units for the whole batch, with no wait between the two (the state is
+// double-buffered: the next step's product reads all of it). Constant W and R are packed
+// once, at resize, and shared by the Session's plans.
 // Bidirectional runs its two directions on two threads, each with one slice.
 // LSTM's W is packed with its columns in the slices' order and its projection adds the
 // biases, so that where every entry of a step is at one time, the step's product accumulates
@@ -29,11 +30,11 @@ namespace tessera {
 namespace {
 
 constexpr int64_t kSplitStepWork = 1 << 15;  // multiply-adds of a step product worth two threads
-// Projected inputs a chunk, at most: the steps' gate inputs are then still in cache when their
-// cells add them. Projected all at once, a batch-32 LSTM (1024 gate columns, 50 steps: 6.5 MB)
-// had its cells wait on memory for each step's 128 KB.
-constexpr int64_t kChunkBytes = 512 << 10;
 constexpr int64_t kMinSliceUnits = 16;       // hidden units of a slice, at least
+// Projected inputs a chunk, at most (a forward direction): the buffer stays this size however
+// long the sequence (a batch-32 LSTM of 1024 gate columns had held 6.5 MB for 50 steps, 131 MB
+// for 1000), and each chunk is still in cache when its steps read it (as fast within 1%).
+constexpr int64_t kChunkBytes = 512 << 10;
 
 // x = a(x), in place.
 void activate(const RecurrentActivation& a, float* x, int64_t n) {
@@ -142,7 +143,8 @@ class CpuRecurrent final : public Execution {
     size_t gatherFloats = 0;
     if (!wPacked_.shared() && sliceOrder) gatherFloats = static_cast<size_t>(N * K);
     if (!rPacked_.shared())
-      for (const Slice& sl : slices_) gatherFloats = std::max(gatherFloats, static_cast<size_t>(productGates * sl.n * H));
+      for (const Slice& sl : slices_)
+        gatherFloats = std::max(gatherFloats, static_cast<size_t>(productGates * sl.n * H));
     gather_.assign(gatherFloats, 0.f);
 
     // Scratch: the projected inputs (of a chunk of steps, or all), then per direction its
