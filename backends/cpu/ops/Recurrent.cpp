@@ -112,11 +112,7 @@ class CpuRecurrent final : public Execution {
                     if (!sliceOrder) return gemmPackB(K, N, w->data<float>(), K, true, dst);
                     std::vector<float> local;
                     float* rows = gatherRoom(static_cast<size_t>(N * K), local);
-                    for (int64_t d = 0; d < D; ++d)
-                      for (const Slice& sl : slices)
-                        for (int g = 0; g < 4; ++g)
-                          std::memcpy(rows + (d * GH + sl.col + g * sl.n) * K,
-                                      w->data<float>() + (d * GH + g * H + sl.j0) * K, sizeof(float) * sl.n * K);
+                    toSliceOrder(slices, D, H, w->data<float>(), K, rows);
                     gemmPackB(K, N, rows, K, true, dst);
                   });
     rPacked_.plan(cpuPackedConstants(*this), {r}, "Recurrent R" + sizes + layout + (splitH ? " split" : ""),
@@ -262,11 +258,19 @@ class CpuRecurrent final : public Execution {
     }
     if (!lstm()) return;
     // LSTM's, in the slices' order, for its projection.
-    for (int64_t d = 0; d < D_; ++d)
-      for (const Slice& sl : slices_)
+    for (int64_t d = 0; d < D_; ++d) toSliceOrder(slices_, 1, H_, biasOf(d), 1, gateBias_.data() + d * GH_);
+  }
+
+  // LSTM's gate rows ([D][4 gates][H units], `rowFloats` each) reordered as its slices hold
+  // them: direction d, slice sl, gate g's units at row d * 4H + sl.col + g * sl.n. W's packing
+  // (the projection's columns) and the biases added to them.
+  static void toSliceOrder(const std::vector<Slice>& slices, int64_t D, int64_t H, const float* src,
+                           int64_t rowFloats, float* dst) {
+    for (int64_t d = 0; d < D; ++d)
+      for (const Slice& sl : slices)
         for (int g = 0; g < 4; ++g)
-          std::memcpy(gateBias_.data() + d * GH_ + sl.col + g * sl.n, biasOf(d) + g * H_ + sl.j0,
-                      sizeof(float) * sl.n);
+          std::memcpy(dst + (d * 4 * H + sl.col + g * sl.n) * rowFloats, src + (d * 4 * H + g * H + sl.j0) * rowFloats,
+                      sizeof(float) * sl.n * rowFloats);
   }
 
   bool lstm() const { return params_.kind == RecurrentKind::kLstm; }
