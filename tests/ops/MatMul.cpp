@@ -11,6 +11,7 @@
 
 #include "support/Nc4StorageChecks.hpp"
 #include "support/OpTest.hpp"
+#include "tessera/Session.hpp"
 
 namespace tessera {
 namespace test {
@@ -233,14 +234,52 @@ TEST(MatMulOp, AlphaScalesTheProductBeforeTheBias) {
       attrs.setFloat("alpha", 0.2581989f);
       attrs.setString("activation", "Relu");
       const std::string what = shapeToString(c.first) + " @ " + shapeToString(c.second) + ", split " + split;
-      for (BackendType backend : availableBackends()) {
-        OpRun r = runOp("MatMul", {a, b, bias}, attrs, 1, backend, {false, false, true}, 13);
-        ASSERT_TRUE(r.status.isOk()) << what << ": " << r.status.message();
-        for (const auto& n : r.report.nodes) EXPECT_EQ(n.backend, backend) << what;
-        expectClose(r.outputs[0], expected, 1e-4, 1e-5, what + " on " + backendTypeName(backend));
-      }
+      for (BackendType backend : availableBackends())
+        for (bool constantB : {false, true}) {  // the CPU packs alpha into B, once when constant
+          OpRun r = runOp("MatMul", {a, b, bias}, attrs, 1, backend, {false, constantB, true}, 13);
+          ASSERT_TRUE(r.status.isOk()) << what << ": " << r.status.message();
+          for (const auto& n : r.report.nodes) EXPECT_EQ(n.backend, backend) << what;
+          expectClose(r.outputs[0], expected, 1e-4, 1e-5,
+                      what + (constantB ? ", constant B" : "") + " on " + backendTypeName(backend));
+        }
     }
   }
+}
+
+// Two MatMuls of one constant B with different alphas: the CPU's packed copies of B (alpha
+// folded in, shared by the Session's plans) are two, one per alpha, not one reused by both.
+TEST(MatMulOp, OneConstantBUnderTwoAlphasPacksTwice) {
+  const Tensor x = randomTensor({3, 7}, 91), m = randomTensor({7, 5}, 92);
+  GraphBuilder gb;
+  const std::string in = gb.input("x", DataType::kF32, {3, 7});
+  const std::string b = gb.constant("m", m);
+  Attributes half, three;
+  half.setFloat("alpha", 0.5f);
+  three.setFloat("alpha", 3.f);
+  gb.output(gb.op1("MatMul", {in, b}, half));
+  gb.output(gb.op1("MatMul", {in, b}, three));
+  gb.output(gb.op1("MatMul", {in, b}));
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(gb.build(&g).isOk());
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
+  std::map<std::string, Tensor> outs;
+  const Status st = s->run({{"x", x}}, &outs);
+  ASSERT_TRUE(st.isOk()) << st.message();
+  const Tensor product = matmulReference(x, m);
+  ASSERT_EQ(outs.size(), 3u);
+  std::vector<float> seen;
+  for (const auto& kv : outs) {  // each output is the product times one of 0.5, 3 and 1
+    const float ratio = kv.second.data<float>()[0] / product.data<float>()[0];
+    const float alpha = std::fabs(ratio - 0.5f) < 1e-3f ? 0.5f : std::fabs(ratio - 3.f) < 1e-3f ? 3.f : 1.f;
+    seen.push_back(alpha);
+    Tensor expected = Tensor::hostAllocate(product.shape(), DataType::kF32);
+    for (int64_t i = 0; i < expected.elementCount(); ++i) expected.data<float>()[i] = alpha * product.data<float>()[i];
+    expectClose(kv.second, expected, 1e-5, 1e-5, kv.first);
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, (std::vector<float>{0.5f, 1.f, 3.f}));
+  EXPECT_EQ(s->planCache().weightPackings, 3u);
 }
 
 TEST(MatMulOp, RejectsBadShapes) {
