@@ -635,9 +635,9 @@ inline float* cAt(const GemmArgs& g, int64_t m, int64_t n) {
 // What column n's sums start from when C is not accumulated: the bias (NC4HW4 C) or 0.
 inline float sumStart(const GemmArgs& g, int64_t n) { return g.cBlockStride && g.bias ? g.bias[n] : 0.f; }
 
-// C (+)= alpha * a rows x cols scratch tile at (m, n) (plus the bias, when C is NC4HW4 and not
-// accumulated): where a kernel could not write C whole (a partial width or height, alpha != 1,
-// or an NC4HW4 C the kernel cannot store).
+// C (+)= a rows x cols scratch tile at (m, n) (plus the bias, when C is NC4HW4 and not
+// accumulated): where a kernel could not write C whole (a partial width or height, or an
+// NC4HW4 C the kernel cannot store).
 void storeScratch(const GemmArgs& g, const float* tile, int64_t tileStride, int rows, int cols, int64_t m, int64_t n,
                   bool accumulate, const RegisterClamp* clamp) {
   if (g.cBlockStride && n % 4 == 0) {
@@ -653,9 +653,9 @@ void storeScratch(const GemmArgs& g, const float* tile, int64_t tileStride, int 
         const float* src = tile + r * tileStride + j;
         float* dst = block + r * 4;
         if (width == 4) {  // a constant count: one 16-byte operation
-          for (int q = 0; q < 4; ++q) dst[q] = (accumulate ? dst[q] : start[q]) + g.alpha * src[q];
+          for (int q = 0; q < 4; ++q) dst[q] = (accumulate ? dst[q] : start[q]) + src[q];
         } else {
-          for (int q = 0; q < width; ++q) dst[q] = (accumulate ? dst[q] : start[q]) + g.alpha * src[q];
+          for (int q = 0; q < width; ++q) dst[q] = (accumulate ? dst[q] : start[q]) + src[q];
         }
         if (clamp)
           for (int q = 0; q < width; ++q) dst[q] = clamp->apply(dst[q]);
@@ -668,7 +668,7 @@ void storeScratch(const GemmArgs& g, const float* tile, int64_t tileStride, int 
     for (int j = 0; j < cols; ++j) {
       float& dst = *cAt(g, m + r, n + j);
       const float start = accumulate ? dst : sumStart(g, n + j);
-      dst = start + g.alpha * src[j];
+      dst = start + src[j];
       if (clamp) dst = clamp->apply(dst);
     }
   }
@@ -804,12 +804,12 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
         continue;
       }
       float* c = g.C + (m0 + m) * g.ldc + n0;
-      if (cols == width && g.alpha == 1.f) {
+      if (cols == width) {
         kernel(PackedTile{a, aStride, bPanel, bPanel + g.K * kNR, kb, c, g.ldc, accumulate, rows, 0, cols, nullptr,
                           nullptr});
         continue;
       }
-      // A partial width (the panels' zero padding) or alpha != 1: through a scratch tile.
+      // A partial width (the panels' zero padding): through a scratch tile.
       alignas(64) float tile[kMaxMR * kScratchWidth];
       kernel(PackedTile{a, aStride, bPanel, bPanel + g.K * kNR, kb, tile, kScratchWidth, false, rows, 0, cols, nullptr,
                         nullptr});
@@ -820,12 +820,12 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
 }
 
 // Runs `kernel` on rows [m, m+rows) x `cols` columns of panel `bPanel`; a partial tile (or
-// alpha != 1) goes through a scratch tile so the kernel may write whole widths.
+// goes through a scratch tile so the kernel may write whole widths.
 void runTile(TileKernel kernel, int width, const GemmArgs& g, const float* a, int64_t rowStride, int64_t kStep,
              int64_t groupStride, int rows, int fullRows, const float* bPanel, int64_t kb, int64_t m, int64_t n, int cols,
              bool accumulate, const RegisterClamp* clamp) {
   const float* bNext = width > kNR ? bPanel + g.K * kNR : nullptr;  // the 24-wide kernel's second panel
-  if (rows == fullRows && cols == width && g.alpha == 1.f && !g.cBlockStride) {
+  if (rows == fullRows && cols == width && !g.cBlockStride) {
     kernel(Tile{a, rowStride, kStep, groupStride, rows, bPanel, bNext, kb, g.C + m * g.ldc + n, g.ldc, accumulate});
     return;
   }
@@ -876,7 +876,7 @@ void packTransposedPanel(const float* B, int64_t ldb, int64_t K, float* dst) {
 }
 #endif
 
-void gemmPackB(int64_t K, int64_t N, const float* B, int64_t ldb, bool transB, float* packed) {
+void gemmPackB(int64_t K, int64_t N, const float* B, int64_t ldb, bool transB, float* packed, float scale) {
   const int64_t panels = (N + kNR - 1) / kNR;
   for (int64_t p = 0; p < panels; ++p) {
     float* dst = packed + p * K * kNR;
@@ -899,7 +899,16 @@ void gemmPackB(int64_t K, int64_t N, const float* B, int64_t ldb, bool transB, f
       }
       for (int c = cols; c < kNR; ++c) row[c] = 0.f;
     }
+    if (scale != 1.f)  // the panel just written, still in cache
+      for (int64_t i = 0; i < K * kNR; ++i) dst[i] *= scale;
   }
+}
+
+std::string gemmScaleKey(float scale) {
+  if (scale == 1.f) return "";
+  uint32_t bits = 0;
+  std::memcpy(&bits, &scale, sizeof bits);
+  return " scale " + std::to_string(bits);
 }
 
 void gemmPackedTile(const GemmArgs& g, int64_t mBegin, int64_t mEnd, int64_t nBegin, int64_t nEnd) {

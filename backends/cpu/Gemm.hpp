@@ -5,6 +5,7 @@
 // cpuIsa() (AVX-512, AVX2+FMA or portable), chosen once per process.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "backends/cpu/RegisterClamp.hpp"
 
@@ -19,8 +20,12 @@ int gemmPanelWidth();
 int gemmTileRows();
 // Floats needed to hold B (K x N) packed.
 int64_t gemmPackedBSize(int64_t K, int64_t N);
-// Packs B, whose element (k, n) is transB ? B[n*ldb + k] : B[k*ldb + n].
-void gemmPackB(int64_t K, int64_t N, const float* B, int64_t ldb, bool transB, float* packed);
+// Packs B, whose element (k, n) is transB ? B[n*ldb + k] : B[k*ldb + n], times `scale`: a
+// product's alpha goes into its packed B, so the kernels store their sums as they are.
+void gemmPackB(int64_t K, int64_t N, const float* B, int64_t ldb, bool transB, float* packed, float scale = 1.f);
+// What a packing key (PackedConstants) adds for a B packed times `scale`: "" for 1, else the
+// scale's exact bits.
+std::string gemmScaleKey(float scale);
 
 struct GemmArgs {
   int64_t M = 0, N = 0, K = 0;
@@ -42,12 +47,11 @@ struct GemmArgs {
   int64_t ldc = 0;
   // Nonzero: C is an NC4HW4 activation written in place, element (m, n) =
   // C[(n/4)*cBlockStride + m*4 + n%4] (ldc unused; N and the column range of each call are
-  // multiples of 4, alpha is 1). A conv's product lands in its output with no scatter after.
+  // multiples of 4). A conv's product lands in its output with no scatter after.
   int64_t cBlockStride = 0;
   // Optional, NC4HW4 C only: C = A*B + bias[n] (accumulate: C += A*B, bias unused).
   const float* bias = nullptr;
-  float alpha = 1.f;
-  bool accumulate = false;  // C = alpha*A*B + C instead of C = alpha*A*B
+  bool accumulate = false;  // C = A*B + C instead of C = A*B (alpha: gemmPackB's scale)
   // NC4HW4 C only: a conv's Relu or Clip, applied to the finished sums as they are stored.
   RegisterClamp clamp;
   // Optional, gemmPacked: called with `finishContext` on each block of C, rows [m0, m1) and

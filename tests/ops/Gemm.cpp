@@ -7,6 +7,7 @@
 
 #include "backends/cpu/Gemm.hpp"
 #include "support/OpTest.hpp"
+#include "tessera/Session.hpp"
 
 namespace tessera {
 namespace test {
@@ -137,6 +138,31 @@ TEST(GemmOp, TransposedBPanels) {
                     "K " + std::to_string(K) + " N " + std::to_string(N));
       }
     }
+}
+
+// alpha goes into the CPU's packed B (gemmPackB's scale), which the Session shares between
+// nodes of one constant B: two Gemms of one B with alphas 0.5 and 2 each keep their own.
+TEST(GemmOp, OneConstantBUnderTwoAlphas) {
+  const Tensor x = randomTensor({5, 9}, 130), w = randomTensor({9, 6}, 131);
+  GraphBuilder gb;
+  const std::string in = gb.input("x", DataType::kF32, {5, 9});
+  const std::string b = gb.constant("w", w);
+  Attributes half, two;
+  half.setFloat("alpha", 0.5f);
+  two.setFloat("alpha", 2.f);
+  const std::string yHalf = gb.op1("Gemm", {in, b}, half), yTwo = gb.op1("Gemm", {in, b}, two);
+  gb.output(yHalf);
+  gb.output(yTwo);
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(gb.build(&g).isOk());
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
+  std::map<std::string, Tensor> outs;
+  const Status st = s->run({{"x", x}}, &outs);
+  ASSERT_TRUE(st.isOk()) << st.message();
+  expectClose(outs[yHalf], gemmReference(x, w, nullptr, false, false, 0.5f, 0.f), 1e-5, 1e-5, "alpha 0.5");
+  expectClose(outs[yTwo], gemmReference(x, w, nullptr, false, false, 2.f, 0.f), 1e-5, 1e-5, "alpha 2");
+  EXPECT_EQ(s->planCache().weightPackings, 2u);
 }
 
 TEST(GemmOp, RejectsMismatchedInnerDimension) {

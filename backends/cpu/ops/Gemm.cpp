@@ -1,5 +1,6 @@
 // CPU Gemm: Y is first filled with beta * C (broadcast), then the shared packed GEMM adds
-// alpha * A' * B'. A constant B (the usual fully-connected weight) is packed once at resize.
+// alpha * A' * B'. A constant B (the usual fully-connected weight) is packed once at resize,
+// alpha folded in (gemmPackB's scale).
 #include <string>
 #include <vector>
 
@@ -23,9 +24,10 @@ class CpuGemm final : public Execution {
     K_ = params_.transA ? a.dim(0) : a.dim(1);
     const Tensor* b = inputs[1];
     weights_.plan(cpuPackedConstants(*this), {b},
-                  "Gemm K" + std::to_string(K_) + " N" + std::to_string(N_) + (params_.transB ? " transB" : ""),
+                  "Gemm K" + std::to_string(K_) + " N" + std::to_string(N_) + (params_.transB ? " transB" : "") +
+                      gemmScaleKey(params_.alpha),
                   gemmPackedBSize(K_, N_), [this, b](float* dst) {
-                    gemmPackB(K_, N_, b->data<float>(), b->dim(1), params_.transB, dst);
+                    gemmPackB(K_, N_, b->data<float>(), b->dim(1), params_.transB, dst, params_.alpha);
                   });
     aScratch_ = gemmAScratchFloats(args(a), cpuPool(*this).threads());
     return cpuBackend(*this).reserveStepScratch(aScratch_, "Gemm's A (" + std::to_string(M_) + " x " +
@@ -57,7 +59,6 @@ class CpuGemm final : public Execution {
     g.packedB = packedB;
     g.C = y;
     g.ldc = N_;
-    g.alpha = params_.alpha;
     g.accumulate = addC;
     gemmPacked(cpuPool(*this), g);
     return Status::ok();

@@ -3,7 +3,6 @@
 // optional bias, residual Z and fused activation, ops/MatMul.hpp, applied to its rows while
 // they are in cache). Many small matrices run one per thread; few large ones are each split
 // over the pool.
-#include <cstring>
 #include <vector>
 
 #include "backends/cpu/CpuBackend.hpp"
@@ -63,15 +62,10 @@ class CpuMatMul final : public Execution {
     }
     packedSize_ = gemmPackedBSize(shape_.K, shape_.N);
     const Tensor* b = inputs[1];
-    std::string key = "MatMul K" + std::to_string(shape_.K) + " N" + std::to_string(shape_.N) + " x" +
-                      std::to_string(bBatches_) + (transB_ ? " transB" : "");
-    if (alpha_ != 1.f) {  // B packed times alpha: the key names alpha exactly (its bits)
-      uint32_t bits = 0;
-      std::memcpy(&bits, &alpha_, sizeof bits);
-      key += " alpha " + std::to_string(bits);
-    }
-    weights_.plan(cpuPackedConstants(*this), {b}, key, packedSize_ * bBatches_,
-                  [this, b](float* dst) { packB(b->data<float>(), dst); });
+    weights_.plan(cpuPackedConstants(*this), {b},
+                  "MatMul K" + std::to_string(shape_.K) + " N" + std::to_string(shape_.N) + " x" +
+                      std::to_string(bBatches_) + (transB_ ? " transB" : "") + gemmScaleKey(alpha_),
+                  packedSize_ * bBatches_, [this, b](float* dst) { packB(b->data<float>(), dst); });
     // One product at a time over the pool (onExecute): its A packed once in the step scratch.
     const int threads = cpuPool(*this).threads();
     GemmArgs g;
@@ -166,12 +160,8 @@ class CpuMatMul final : public Execution {
   void packB(const float* b, float* packed) {
     const int64_t K = shape_.K, N = shape_.N;
     cpuPool(*this).parallelFor(bBatches_, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        float* dst = packed + i * packedSize_;
-        gemmPackB(K, N, b + i * K * N, transB_ ? K : N, transB_, dst);
-        if (alpha_ != 1.f)
-          for (int64_t j = 0; j < packedSize_; ++j) dst[j] *= alpha_;
-      }
+      for (int64_t i = begin; i < end; ++i)
+        gemmPackB(K, N, b + i * K * N, transB_ ? K : N, transB_, packed + i * packedSize_, alpha_);
     }, 1);
   }
 
