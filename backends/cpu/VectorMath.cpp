@@ -151,6 +151,9 @@ struct VecMath {
     const Reduced v = reduce(x);
     return (expm1Kernel(v.r) + 1.f) * pow2(v.k + 64) * 0x1p-64f;
   }
+  // exp's value for x <= 0 or NaN (softmax's x - max) with the one clamp that applies: the
+  // same bits in a fifth fewer steps.
+  static TESSERA_VM_INLINE F expAtMostZero(const F& x) { return expNonPositive(atLeast(x, -104.f)); }
 
   // e^x - 1 for x in [-30, 89] or NaN: 2^k (e^r - 1) + (2^k - 1) computed as
   // 2^(k-h) (2^h (e^r - 1) + (2^h - 2^(h-k))), every factor a normal float.
@@ -427,13 +430,14 @@ TESSERA_VM_INLINE void expShiftedSumBody(const float* x, float* y, int64_t n, fl
   int64_t i = 0;
   // Four exps an iteration, their chains independent (as mapLanes does), summed in order.
   for (; i + 4 * W <= n; i += 4 * W) {
-    const typename L::F a = M::exp(M::load(x + i) - s), b = M::exp(M::load(x + i + W) - s);
-    const typename L::F c = M::exp(M::load(x + i + 2 * W) - s), d = M::exp(M::load(x + i + 3 * W) - s);
+    const typename L::F a = M::expAtMostZero(M::load(x + i) - s), b = M::expAtMostZero(M::load(x + i + W) - s);
+    const typename L::F c = M::expAtMostZero(M::load(x + i + 2 * W) - s);
+    const typename L::F d = M::expAtMostZero(M::load(x + i + 3 * W) - s);
     M::store(y + i, a), M::store(y + i + W, b), M::store(y + i + 2 * W, c), M::store(y + i + 3 * W, d);
     total += a, total += b, total += c, total += d;
   }
   for (; i + W <= n; i += W) {
-    const typename L::F e = M::exp(M::load(x + i) - s);
+    const typename L::F e = M::expAtMostZero(M::load(x + i) - s);
     M::store(y + i, e);
     total += e;
   }
@@ -442,7 +446,7 @@ TESSERA_VM_INLINE void expShiftedSumBody(const float* x, float* y, int64_t n, fl
 
 template <class L>  // *v = exp(*v - shift), for the masked tails
 TESSERA_VM_INLINE void expShiftedInPlace(typename L::F* v, float shift) {
-  *v = VecMath<L>::exp(*v - VecMath<L>::splat(shift));
+  *v = VecMath<L>::expAtMostZero(*v - VecMath<L>::splat(shift));
 }
 
 template <class L>

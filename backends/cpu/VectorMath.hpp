@@ -41,8 +41,8 @@ void vectorHardSwishAffine(const float* x, float* y, int64_t n, float scale, flo
 void vectorLstmCell(const float* i, const float* o, const float* f, const float* g, float* c, float* h, int64_t n);
 
 // Softmax's passes over a row: the largest of x[0, n) (-inf when empty; NaN ignored, as
-// std::max(best, x) ignores it); y = exp(x - shift), returning the sum of y (y may be x); and
-// y *= scale.
+// std::max(best, x) ignores it); y = exp(x - shift), returning the sum of y (y may be x; shift
+// at least every x, as the row's largest is); and y *= scale.
 float vectorMax(const float* x, int64_t n);
 float vectorExpShiftedSum(const float* x, float* y, int64_t n, float shift);
 void vectorScale(float* y, int64_t n, float scale);
