@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "support/OpTest.hpp"
 
@@ -58,6 +59,33 @@ TEST(Clip, Integers) {
   ASSERT_TRUE(r.status.isOk()) << r.status.message();
   const int8_t expected[] = {-3, -3, 0, 5, 127};
   for (int i = 0; i < 5; ++i) EXPECT_EQ(r.outputs[0].data<int8_t>()[i], expected[i]) << i;
+}
+
+// Float attribute bounds on integers (a model before opset 11 with int8 data, as the fuzzer
+// wrote one): saturated to the type's range, the defaults (+-FLT_MAX) no bound at all (their
+// casts to int8 had been undefined behaviour); a NaN bound is none.
+TEST(Clip, FloatAttributesOnIntegersSaturate) {
+  Tensor x = Tensor::hostAllocate({6}, DataType::kI8);
+  const int8_t values[] = {-128, -100, -5, 0, 60, 127};
+  for (int i = 0; i < 6; ++i) x.data<int8_t>()[i] = values[i];
+  struct Case {
+    bool setMin, setMax;
+    float min, max;
+    int8_t expected[6];
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const Case& c : {Case{false, false, 0.f, 0.f, {-128, -100, -5, 0, 60, 127}},
+                        Case{true, true, -1000.5f, 50.f, {-128, -100, -5, 0, 50, 50}},
+                        Case{true, true, -7.f, 3e38f, {-7, -7, -5, 0, 60, 127}},
+                        Case{true, true, nan, 10.f, {-128, -100, -5, 0, 10, 10}}}) {
+    Attributes a;
+    if (c.setMin) a.setFloat("min", c.min);
+    if (c.setMax) a.setFloat("max", c.max);
+    test::OpRun r = runOp("Clip", {x}, a, 1, BackendType::kCPU, {}, 6);
+    ASSERT_TRUE(r.status.isOk()) << r.status.message();
+    for (int i = 0; i < 6; ++i)
+      EXPECT_EQ(r.outputs[0].data<int8_t>()[i], c.expected[i]) << "min " << c.min << " max " << c.max << ", " << i;
+  }
 }
 
 TEST(Clip, RejectsNonScalarBounds) {

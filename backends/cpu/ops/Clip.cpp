@@ -1,6 +1,7 @@
 // CPU Clip for every numeric dtype. Bounds are read at execute time (they may be computed
 // by the graph). Layout-agnostic like Unary; bound inputs are single elements, whose value
 // is element 0 in any layout.
+#include <cmath>
 #include <limits>
 #include <type_traits>
 
@@ -11,6 +12,22 @@
 
 namespace tessera {
 namespace {
+
+// A float bound (the attributes before opset 11, defaulting to +-FLT_MAX) in C: an integer
+// type takes it saturated to its range (a float outside it, cast, is undefined behaviour),
+// and a NaN bound as no bound at all.
+template <typename C>
+C boundFromFloat(float v, C none) {
+  if constexpr (std::is_floating_point_v<C>) {
+    return static_cast<C>(v);
+  } else {
+    if (std::isnan(v)) return none;
+    if (static_cast<double>(v) <= static_cast<double>(std::numeric_limits<C>::lowest()))
+      return std::numeric_limits<C>::lowest();
+    if (static_cast<double>(v) >= static_cast<double>(std::numeric_limits<C>::max())) return std::numeric_limits<C>::max();
+    return static_cast<C>(v);
+  }
+}
 
 class CpuClip final : public Execution {
  public:
@@ -38,8 +55,8 @@ class CpuClip final : public Execution {
           if (minT && minT->data()) lo = E::load(*minT->data<T>());
           if (maxT && maxT->data()) hi = E::load(*maxT->data<T>());
         } else {
-          lo = static_cast<C>(params_.minAttr);
-          hi = static_cast<C>(params_.maxAttr);
+          lo = boundFromFloat<C>(params_.minAttr, lo);
+          hi = boundFromFloat<C>(params_.maxAttr, hi);
         }
         const T* src = x.data<T>();
         T* dst = outputs[0]->data<T>();
