@@ -819,8 +819,8 @@ void packedBlock(const GemmArgs& g, int64_t rowStride, int64_t kStep, int64_t gr
   }
 }
 
-// Runs `kernel` on rows [m, m+rows) x `cols` columns of panel `bPanel`; a partial tile (or
-// goes through a scratch tile so the kernel may write whole widths.
+// Runs `kernel` on rows [m, m+rows) x `cols` columns of panel `bPanel`; a partial tile (or an
+// NC4HW4 C) goes through a scratch tile so the kernel may write whole widths.
 void runTile(TileKernel kernel, int width, const GemmArgs& g, const float* a, int64_t rowStride, int64_t kStep,
              int64_t groupStride, int rows, int fullRows, const float* bPanel, int64_t kb, int64_t m, int64_t n, int cols,
              bool accumulate, const RegisterClamp* clamp) {
