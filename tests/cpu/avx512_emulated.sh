@@ -39,6 +39,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#PARTS[@]} -gt 0 ] || PARTS=(conformance paddleocr ops)
+for part in "${PARTS[@]}"; do
+  case "$part" in
+    conformance|paddleocr|ops) ;;
+    *) echo "avx512_emulated: --only takes conformance, paddleocr or ops, not '$part'" >&2; exit 1 ;;
+  esac
+done
 want() { [[ " ${PARTS[*]} " == *" $1 "* ]]; }
 
 TESSERA="$BUILD/tessera"
@@ -195,17 +201,14 @@ grep -A1 '^=== devices' "$console" | grep -q 'kernels: avx512,' || {
   echo "avx512_emulated FAIL: the guest did not run the AVX-512 kernels"; failed=1; }
 if want conformance; then
   if ! /usr/bin/python3 - "$console" "$ROOT/tests/conformance" <<'EOF'
-import os, re, sys
+import re, sys
 console, conf = sys.argv[1], sys.argv[2]
+sys.path.insert(0, conf)
+from check_conformance import floor_for, known_failures  # the CTests' own reading of the lists
 text = open(console, errors="replace").read().split("=== conformance", 1)[1].split("\n===", 1)[0]
 fails = set(re.findall(r"^FAIL (\S+)", text, re.M))
-known = set()
-for line in open(os.path.join(conf, "known_failures.txt")):
-    line = line.split("#", 1)[0].strip()
-    scope, sep, case = line.partition(":")
-    if line and (not sep or scope == "cpu"):
-        known.add(case if sep else line)
-floor = next(int(l.split()[1]) for l in open(os.path.join(conf, "min_passed.txt")) if l.split()[:1] == ["cpu"])
+known = known_failures(conf + "/known_failures.txt", "cpu")
+floor = floor_for(conf + "/min_passed.txt", "cpu")
 m = re.search(r"^(\d+) passed, (\d+) failed, (\d+) skipped", text, re.M)
 passed = int(m.group(1)) if m else 0
 new = sorted(fails - known)
