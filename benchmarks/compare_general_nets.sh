@@ -31,4 +31,9 @@ exec "$ROOT/tests/models/bench_paddleocr.sh" --runs 15 --warmup 3 --rounds 3 "$@
   --case "bilstm_crnn_64x1x96 bilstm_crnn_64x1x96.onnx 64x1x96" \
   --case "lstm_b8_50x8x128 lstm_b8_50x8x128.onnx 50x8x128" \
   --case "gru_b8_50x8x128 gru_b8_50x8x128.onnx 50x8x128" \
-  --case "lstm_b32_50x32x128 lstm_b32_50x32x128.onnx 50x32x128"
+  --case "lstm_b32_50x32x128 lstm_b32_50x32x128.onnx 50x32x128" \
+  --case "style_transfer_256 style_transfer_256.onnx 1x3x256x256" \
+  --case "resnext_224 resnext_224.onnx 1x3x224x224" \
+  --case "convnext_224 convnext_224.onnx 1x3x224x224" \
+  --case "unet_256 unet_256.onnx 1x3x256x256" \
+  --case "wav2vec_features_16000 wav2vec_features_16000.onnx 1x1x16000"

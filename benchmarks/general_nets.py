@@ -37,6 +37,20 @@ must be general"), with random weights, as ONNX files into a folder:
   lstm_b8_50x8x128.onnx       batched sequences: one LSTM layer of 512, 50 steps, batch 8
   gru_b8_50x8x128.onnx        the same with a GRU
   lstm_b32_50x32x128.onnx     one LSTM layer of 256, 50 steps, batch 32
+  style_transfer_256.onnx     a fast style-transfer net: 9x9 convs in and out (3 -> 32, 32 -> 3),
+                              InstanceNormalization and ReLU after each conv, stride-2 convs
+                              down, five residual blocks of 128, 3x3 stride-2 ConvTransposes up
+  resnext_224.onnx            ResNeXt-style bottleneck blocks: 1x1, a 3x3 conv of 32 groups, 1x1
+                              with a projection shortcut, three stages to 1024 channels at 14x14
+  convnext_224.onnx           ConvNeXt-style blocks: a 4x4 stride-4 stem, 7x7 depthwise convs,
+                              a Transpose to channels-last, LayerNormalization, a 4x MLP with GELU
+                              written out with Erf, a layer scale, back and a residual Add;
+                              2x2 stride-2 downsampling convs between three stages of two
+  unet_256.onnx               a small U-Net: pairs of 3x3 convs, 2x2 MaxPools down to 256 channels
+                              at 32x32, 2x2 stride-2 ConvTransposes up, Concats with the skips
+  wav2vec_features_16000.onnx a wav2vec2-style feature encoder on a second of 16 kHz audio:
+                              seven 1-D convs of 512 channels (kernel 10 stride 5, then 3 and 2
+                              with stride 2), ReLU
 
 Only the shapes and the op mix matter for timing; the weights are seeded, so every run
 writes the same files. Used by benchmarks/compare_general_nets.sh.
@@ -345,6 +359,97 @@ def recurrent(path, kind, steps, batch, features, hidden, layers, classes=None, 
     n.save(path, [steps, batch, features], [y])
 
 
+def style_transfer(path, size):
+    n = Net()
+
+    def norm_conv(y, cin, cout, k, stride=1, relu=True):
+        y = n.conv(y, cin, cout, k, stride, act=None)
+        y = n.op("InstanceNormalization", [y, n.constant(np.ones(cout, np.float32), "scale"),
+                                           n.constant(np.zeros(cout, np.float32), "b")], epsilon=1e-5)
+        return n.op("Relu", [y]) if relu else y
+
+    y = norm_conv(norm_conv(norm_conv("x", 3, 32, 9), 32, 64, 3, 2), 64, 128, 3, 2)
+    for _ in range(5):
+        y = n.op("Add", [y, norm_conv(norm_conv(y, 128, 128, 3), 128, 128, 3, relu=False)])
+    for cin, cout in [(128, 64), (64, 32)]:
+        w = n.rng.normal(0, np.sqrt(2 / (cin * 9)), (cin, cout, 3, 3)).astype(np.float32)
+        y = n.op("ConvTranspose", [y, n.constant(w)], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
+                 output_padding=[1, 1])
+        y = n.op("Relu", [n.op("InstanceNormalization", [y, n.constant(np.ones(cout, np.float32), "scale"),
+                                                         n.constant(np.zeros(cout, np.float32), "b")])])
+    n.save(path, [1, 3, size, size], [n.conv(y, 32, 3, 9, act=None)])
+
+
+def resnext(path, size):
+    n = Net()
+    y = n.conv("x", 3, 64, 7, 2, act="relu")
+    y = n.op("MaxPool", [y], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    c = 64
+    for width, out, stride in [(128, 256, 1), (256, 512, 2), (512, 1024, 2)]:
+        z = n.conv(n.conv(y, c, width, 1, act="relu"), width, width, 3, stride, group=32, act="relu")
+        z = n.conv(z, width, out, 1, act=None)
+        y = n.op("Relu", [n.op("Add", [z, n.conv(y, c, out, 1, stride, act=None)])])
+        c = out
+    n.save(path, [1, 3, size, size], [y])
+
+
+def convnext(path, size):
+    n = Net()
+
+    def patchify(y, cin, cout, k):
+        w = n.rng.normal(0, np.sqrt(2 / (cin * k * k)), (cout, cin, k, k)).astype(np.float32)
+        return n.op("Conv", [y, n.constant(w), n.constant(np.zeros(cout, np.float32), "b")], kernel_shape=[k, k],
+                    strides=[k, k])
+
+    def linear(y, cin, cout):
+        w = n.rng.normal(0, np.sqrt(1 / cin), (cin, cout)).astype(np.float32)
+        return n.op("Add", [n.op("MatMul", [y, n.constant(w)]), n.constant(np.zeros(cout, np.float32), "b")])
+
+    y, c = patchify("x", 3, 96, 4), 96
+    for stage, width in enumerate([96, 192, 384]):
+        if stage:
+            y, c = patchify(y, c, width, 2), width
+        for _ in range(2):
+            z = n.op("Transpose", [n.conv(y, c, c, 7, 1, group=c, act=None)], perm=[0, 2, 3, 1])
+            z = n.op("LayerNormalization", [z, n.constant(np.ones(c, np.float32), "scale"),
+                                            n.constant(np.zeros(c, np.float32), "b")], axis=-1, epsilon=1e-6)
+            z = linear(z, c, 4 * c)
+            erf = n.op("Erf", [n.op("Mul", [z, n.constant(np.array(0.70710678, np.float32), "k")])])
+            z = n.op("Mul", [n.op("Mul", [z, n.op("Add", [erf, n.constant(np.array(1, np.float32), "one")])]),
+                             n.constant(np.array(0.5, np.float32), "half")])
+            z = n.op("Mul", [linear(z, 4 * c, c), n.constant(np.full(c, 0.1, np.float32), "gamma")])
+            y = n.op("Add", [y, n.op("Transpose", [z], perm=[0, 3, 1, 2])])
+    n.save(path, [1, 3, size, size], [y])
+
+
+def unet(path, size):
+    n = Net()
+    y, c, skips = "x", 3, []
+    for width in [32, 64, 128]:
+        y = n.conv(n.conv(y, c, width, 3, act="relu"), width, width, 3, act="relu")
+        skips.append((y, width))
+        y, c = n.op("MaxPool", [y], kernel_shape=[2, 2], strides=[2, 2]), width
+    y, c = n.conv(n.conv(y, c, 256, 3, act="relu"), 256, 256, 3, act="relu"), 256
+    for skip, width in reversed(skips):
+        w = n.rng.normal(0, np.sqrt(2 / (c * 4)), (c, width, 2, 2)).astype(np.float32)
+        y = n.op("ConvTranspose", [y, n.constant(w), n.constant(np.zeros(width, np.float32), "b")],
+                 kernel_shape=[2, 2], strides=[2, 2])
+        y = n.op("Concat", [skip, y], axis=1)
+        y, c = n.conv(n.conv(y, 2 * width, width, 3, act="relu"), width, width, 3, act="relu"), width
+    n.save(path, [1, 3, size, size], [n.conv(y, c, 2, 1, act=None)])
+
+
+def wav2vec_features(path, samples):
+    n = Net()
+    y, c = "x", 1
+    for k, stride in [(10, 5), (3, 2), (3, 2), (3, 2), (3, 2), (2, 2), (2, 2)]:
+        w = n.rng.normal(0, np.sqrt(2 / (c * k)), (512, c, k)).astype(np.float32)
+        y = n.op("Relu", [n.op("Conv", [y, n.constant(w), n.constant(np.zeros(512, np.float32), "b")],
+                               kernel_shape=[k], strides=[stride])])
+        c = 512
+    n.save(path, [1, 1, samples], [y])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: general_nets.py OUT_DIR")
@@ -367,6 +472,11 @@ def main():
     recurrent(os.path.join(out, "lstm_b8_50x8x128.onnx"), "LSTM", 50, 8, 128, 512, 1)
     recurrent(os.path.join(out, "gru_b8_50x8x128.onnx"), "GRU", 50, 8, 128, 512, 1)
     recurrent(os.path.join(out, "lstm_b32_50x32x128.onnx"), "LSTM", 50, 32, 128, 256, 1)
+    style_transfer(os.path.join(out, "style_transfer_256.onnx"), 256)
+    resnext(os.path.join(out, "resnext_224.onnx"), 224)
+    convnext(os.path.join(out, "convnext_224.onnx"), 224)
+    unet(os.path.join(out, "unet_256.onnx"), 256)
+    wav2vec_features(os.path.join(out, "wav2vec_features_16000.onnx"), 16000)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kMaxOutputs = 12;
 constexpr int64_t kTilePoints = 24;  // grid points a register tile (fewOutputBlockAvx2)
-constexpr int kMaxKernel = 7;
+constexpr int kMaxKernel = 11;
 // A band's padded rows, all channels, stay in L2 (512 KB a core on Zen 3 and 4; 1-2 MB on
 // recent Intel cores): 192 KB.
 constexpr int64_t kScratchFloats = 48 * 1024;

@@ -253,7 +253,8 @@ TEST(ConvOp, Winograd3x3) {
 // Stride-1 convs with at most 12 outputs from 5 or more channels: the CPU's direct kernel on
 // AVX2 and AVX-512 (ConvFewOutputs.hpp). Detection heads (3x3 into 4-12 from 64-256
 // channels, down to a 5x4 plane), one ragged output block and whole ones, input channels not
-// a multiple of 4, windows from 1x3 to 7x7 with one-sided and no padding, a window taller
+// a multiple of 4, windows from 1x3 to 11x11 (a style-transfer net's last 9x9 into RGB) with
+// one-sided and no padding, a window taller
 // than x, rows wide enough for several 24-point register tiles and planes tall enough for
 // several bands (and a tile crossing rows, and the band's last tile past its end), batch 3.
 TEST(ConvOp, FewOutputs) {
@@ -272,6 +273,8 @@ TEST(ConvOp, FewOutputs) {
   runConvCase({{1, 8, 5, 11}, 5, 1, {{1, 3}, {1, 1}, {1, 1}, {0, 0}, {0, 0}}, true}, seed++);
   runConvCase({{1, 6, 13, 12}, 2, 1, {{7, 7}, {1, 1}, {1, 1}, {3, 3}, {3, 3}}, true}, seed++);
   runConvCase({{1, 9, 3, 3}, 10, 1, {{5, 5}, {1, 1}, {1, 1}, {2, 2}, {2, 2}}, true}, seed++);
+  runConvCase({{2, 11, 21, 30}, 3, 1, {{9, 9}, {1, 1}, {1, 1}, {4, 4}, {4, 4}}, true}, seed++);
+  runConvCase({{1, 6, 12, 13}, 5, 1, {{11, 9}, {1, 1}, {1, 1}, {5, 0}, {3, 4}}, false}, seed++);
   runConvCase({{1, 32, 6, 50}, 10, 1, k3, true}, seed++);
   runConvCase({{1, 16, 40, 7}, 12, 1, k3, false}, seed++);
   runConvCase({{1, 7, 1, 1}, 9, 1, k3, true}, seed++);  // one pixel, every tap but one in the padding
@@ -595,6 +598,17 @@ TEST(ConvTransposeOp, Sweep) {
   runConvTransposeCase({1, 6, 4, 5}, 6, 2, {{2, 3}, {3, 3}, {1, 1}, {1, 0}, {0, 1}}, {1, 0}, true, 406);
   runConvTransposeCase({2, 9, 5, 6}, 1, 1, {{2, 2}, {2, 2}, {1, 1}, {0, 0}, {0, 0}}, {0, 0}, true, 407);
   runConvTransposeCase({1, 6, 3, 4}, 4, 2, {{2, 2}, {2, 3}, {1, 2}, {0, 1}, {1, 0}}, {1, 2}, false, 408);
+  // Overlapping taps (ConvTransposePhases.hpp: a GEMM per output phase): the decoders' 3x3
+  // stride 2 with output_padding over whole and partial 4-channel blocks and batch 2, tiles
+  // of several tasks, stride 3 with a kernel of 5 (phases of 1 and 2 taps), groups (whose
+  // channels start mid-block, or on one), stride 1, and a
+  // stride past the kernel with dilation (phases no tap reaches: the bias alone).
+  runConvTransposeCase({2, 20, 9, 11}, 13, 1, {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, {1, 1}, true, 419);
+  runConvTransposeCase({1, 8, 17, 23}, 8, 1, {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, {1, 1}, true, 420);
+  runConvTransposeCase({1, 10, 4, 6}, 6, 2, {{5, 4}, {3, 2}, {1, 1}, {2, 0}, {1, 1}}, {2, 1}, false, 421);
+  runConvTransposeCase({2, 16, 5, 3}, 6, 2, {{3, 3}, {2, 2}, {1, 1}, {0, 1}, {1, 0}}, {1, 0}, true, 424);
+  runConvTransposeCase({2, 7, 5, 6}, 9, 1, {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}}, {0, 0}, true, 422);
+  runConvTransposeCase({1, 5, 4, 5}, 3, 1, {{2, 2}, {3, 3}, {2, 2}, {0, 0}, {0, 0}}, {2, 2}, true, 423);
 }
 
 // A fused activation on the 2x2 stride-2 kernel (ConvTransposeUpsample.hpp: a pass over the

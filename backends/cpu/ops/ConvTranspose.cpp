@@ -1,19 +1,18 @@
-// CPU ConvTranspose: GEMM + col2im.
+// CPU ConvTranspose.
 //
-// Per (batch, group): col[p][m*taps + tap] = sum_c x(c, p) * W[c][m][tap] is one GEMM
-// ([input positions x C/group] times the group's packed weights), then every output channel
-// gathers its contributions: y(m, p*stride - pad + tap*dilation) += col[p][m*taps + tap].
-// The col2im step is split over output channels, so no two threads write the same value.
-// When no two taps of any two input positions meet (kernel <= stride, the 2x2 stride-2
-// upsampling of segmentation heads), tiles of input positions run in parallel instead, each
-// writing its product straight into y with no column buffer (see runDisjoint). The 2x2
-// stride-2 case itself, NC4HW4 in and out, has a kernel of its own (ConvTransposeUpsample).
-// 4-D tensors run on NC4HW4, other ranks on NCHW. A fused activation (tools/onnx/
-// FuseConvActivation) is applied to each output region as it is finished.
+// Where taps of different input positions meet (kernel > stride), one GEMM per output phase
+// (ConvTransposePhases). When no two taps of any two input positions meet (kernel <= stride,
+// the 2x2 stride-2 upsampling of segmentation heads), tiles of input positions run in
+// parallel, each a GEMM ([positions x C/group] times the group's packed weights) whose
+// products go straight into y (see runDisjoint). The 2x2 stride-2 case itself, NC4HW4 in and
+// out, has a kernel of its own (ConvTransposeUpsample). 4-D tensors run on NC4HW4, other
+// ranks on NCHW. A fused activation (tools/onnx/FuseConvActivation) is applied to each
+// output region as it is finished.
 #include <algorithm>
 #include <vector>
 
 #include "backends/cpu/ConvTransposeFewOutputs.hpp"
+#include "backends/cpu/ConvTransposePhases.hpp"
 #include "backends/cpu/CacheAligned.hpp"
 #include "backends/cpu/ConvTransposeUpsample.hpp"
 #include "backends/cpu/CpuBackend.hpp"
@@ -56,27 +55,25 @@ class CpuConvTranspose final : public Execution {
       fewOutputsUpsampler_.plan(cpuPackedConstants(*this), shape_, xAddr_, yAddr_, inputs[1]);
       return Status::ok();
     }
-    taps_ = geometry_.kernelCount();
-    inPositions_ = geometry_.inputCount();
-    colWidth_ = shape_.outPerGroup() * taps_;
     disjoint_ = true;
     for (int d = 0; d < 3; ++d)
       disjoint_ = disjoint_ && (geometry_.kernel[d] - 1) * geometry_.dilation[d] < geometry_.stride[d];
+    if (!disjoint_) {
+      phases_.plan(cpuPackedConstants(*this), cpuPool(*this).threads(), shape_, geometry_, xAddr_, yAddr_, inputs[1]);
+      return Status::ok();
+    }
+    taps_ = geometry_.kernelCount();
+    inPositions_ = geometry_.inputCount();
+    colWidth_ = shape_.outPerGroup() * taps_;
     const Tensor* w = inputs[1];
     const std::string packing = "ConvTranspose C" + std::to_string(shape_.inPerGroup()) + " cols" +
-                                std::to_string(colWidth_) + " g" + std::to_string(shape_.group) +
-                                (disjoint_ ? " disjoint" : "");
+                                std::to_string(colWidth_) + " g" + std::to_string(shape_.group) + " disjoint";
     weights_.plan(cpuPackedConstants(*this), {w}, packing,
                   gemmPackedBSize(shape_.inPerGroup(), colWidth_) * shape_.group,
                   [this, w](float* dst) { packWeights(w->data<float>(), dst); });
     // Weights computed at run time are reordered on every run, into a buffer of the plan's.
-    reordered_.assign(disjoint_ && !weights_.shared() ? shape_.inPerGroup() * colWidth_ : 0, 0.f);
-    if (disjoint_) {
-      planDisjoint();
-    } else {
-      gathered_.assign(inPositions_ * shape_.inPerGroup(), 0.f);
-      col_.assign(inPositions_ * colWidth_, 0.f);
-    }
+    reordered_.assign(weights_.shared() ? 0 : shape_.inPerGroup() * colWidth_, 0.f);
+    planDisjoint();
     return Status::ok();
   }
 
@@ -98,39 +95,14 @@ class CpuConvTranspose final : public Execution {
       fewOutputsUpsampler_.run(pool, x, bias, y, params_.activation);
       return Status::ok();
     }
-    packedB_ = weights_.get();
-    if (disjoint_) {
-      runDisjoint(x, bias, y);
-      activateOutput(y);
-      zeroPaddingLanes(y, yAddr_);
+    if (!disjoint_) {
+      phases_.run(pool, x, bias, y, params_.activation);
+      zeroPaddingLanes(y, yAddr_);  // the activation of 0 need not be 0
       return Status::ok();
     }
-    const int64_t inPerGroup = shape_.inPerGroup(), outPerGroup = shape_.outPerGroup();
-    for (int64_t n = 0; n < shape_.batch; ++n) {
-      for (int64_t g = 0; g < shape_.group; ++g) {
-        // A = x^T for this group's channels: [input positions x C/group].
-        const float* xb = x + n * xAddr_.batchStride;
-        pool.parallelFor(inPositions_, [&](int64_t begin, int64_t end) {
-          for (int64_t c = 0; c < inPerGroup; ++c) {
-            const float* src = xb + xAddr_.channel(g * inPerGroup + c);
-            for (int64_t p = begin; p < end; ++p) gathered_[p * inPerGroup + c] = src[p * xAddr_.spatialStride];
-          }
-        }, 256);
-        GemmArgs args;
-        args.M = inPositions_;
-        args.N = colWidth_;
-        args.K = inPerGroup;
-        args.A = gathered_.data();
-        args.lda = inPerGroup;
-        args.packedB = packedB_ + g * gemmPackedBSize(inPerGroup, colWidth_);
-        args.C = col_.data();
-        args.ldc = colWidth_;
-        gemmPacked(pool, args);
-        pool.parallelFor(outPerGroup, [&](int64_t begin, int64_t end) {
-          for (int64_t m = begin; m < end; ++m) col2im(m, g * outPerGroup + m, bias, y + n * yAddr_.batchStride);
-        }, 1);
-      }
-    }
+    packedB_ = weights_.get();
+    runDisjoint(x, bias, y);
+    activateOutput(y);
     zeroPaddingLanes(y, yAddr_);
     return Status::ok();
   }
@@ -151,27 +123,24 @@ class CpuConvTranspose final : public Execution {
     }, 1);
   }
 
-  // B of group g: [C/group x (M/group * taps)], rows of W as they are; on the disjoint path
-  // the columns are reordered (tap, m), so 4 adjacent columns are one NC4HW4 output pixel.
+  // B of group g: [C/group x (M/group * taps)], the columns of W's rows reordered (tap, m),
+  // so 4 adjacent columns are one NC4HW4 output pixel.
   void packWeights(const float* w, float* packed) {
     const int64_t inPerGroup = shape_.inPerGroup(), outPerGroup = shape_.outPerGroup();
     const int64_t groupPacked = gemmPackedBSize(inPerGroup, colWidth_);
     std::vector<float> once;  // constants are packed once, at planning: no buffer kept for it
     float* reordered = reordered_.data();
-    if (disjoint_ && reordered_.empty()) {
+    if (reordered_.empty()) {
       once.assign(inPerGroup * colWidth_, 0.f);
       reordered = once.data();
     }
     for (int64_t g = 0; g < shape_.group; ++g) {
       const float* wg = w + g * inPerGroup * colWidth_;
-      if (disjoint_) {
-        for (int64_t c = 0; c < inPerGroup; ++c)
-          for (int64_t m = 0; m < outPerGroup; ++m)
-            for (int64_t t = 0; t < taps_; ++t)
-              reordered[c * colWidth_ + t * outPerGroup + m] = wg[(c * outPerGroup + m) * taps_ + t];
-        wg = reordered;
-      }
-      gemmPackB(inPerGroup, colWidth_, wg, colWidth_, false, packed + g * groupPacked);
+      for (int64_t c = 0; c < inPerGroup; ++c)
+        for (int64_t m = 0; m < outPerGroup; ++m)
+          for (int64_t t = 0; t < taps_; ++t)
+            reordered[c * colWidth_ + t * outPerGroup + m] = wg[(c * outPerGroup + m) * taps_ + t];
+      gemmPackB(inPerGroup, colWidth_, reordered, colWidth_, false, packed + g * groupPacked);
     }
   }
 
@@ -299,35 +268,6 @@ class CpuConvTranspose final : public Execution {
     }
   }
 
-  // Output channel `oc` (column block m of col) of one batch: bias, then every contribution.
-  void col2im(int64_t m, int64_t oc, const float* bias, float* yBatch) const {
-    const WindowGeometry& w = geometry_;
-    const int64_t ss = yAddr_.spatialStride;
-    float* dst = yBatch + yAddr_.channel(oc);
-    const float b = bias ? bias[oc] : 0.f;
-    const int64_t outCount = w.outputCount();
-    for (int64_t q = 0; q < outCount; ++q) dst[q * ss] = b;
-    for (int64_t p = 0; p < inPositions_; ++p) {
-      const int64_t iw = p % w.input[2], ih = (p / w.input[2]) % w.input[1], id = p / (w.input[2] * w.input[1]);
-      const float* src = col_.data() + p * colWidth_ + m * taps_;
-      int64_t t = 0;
-      for (int64_t kd = 0; kd < w.kernel[0]; ++kd) {
-        const int64_t od = id * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
-        if (od < 0 || od >= w.output[0]) { t += w.kernel[1] * w.kernel[2]; continue; }
-        for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
-          const int64_t oh = ih * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
-          if (oh < 0 || oh >= w.output[1]) { t += w.kernel[2]; continue; }
-          for (int64_t kw = 0; kw < w.kernel[2]; ++kw, ++t) {
-            const int64_t ow = iw * w.stride[2] - w.padBegin[2] + kw * w.dilation[2];
-            if (ow < 0 || ow >= w.output[2]) continue;
-            dst[((od * w.output[1] + oh) * w.output[2] + ow) * ss] += src[t];
-          }
-        }
-      }
-    }
-    applyFusedActivation(params_.activation, dst, outCount, ss);  // the channel is complete
-  }
-
   ConvParams params_;
   ConvShape shape_;
   WindowGeometry geometry_;  // padded to 3 spatial dimensions
@@ -338,6 +278,7 @@ class CpuConvTranspose final : public Execution {
   bool fewOutputs_ = false;  // the same onto 1-3 NCHW channels
   Upsample2x2FewOutputs fewOutputsUpsampler_;
   bool disjoint_ = false;  // no two (input position, tap) pairs reach the same output
+  ConvTransposePhases phases_;  // where they do
   bool covered_ = true;    // every output is reached by some pair (else it starts at the bias)
   int64_t tileRows_ = kTileRows, tasks_ = 0, scratchPerWorker_ = 0;
   int workers_ = 1;
@@ -348,8 +289,6 @@ class CpuConvTranspose final : public Execution {
                                   // computed at run time (disjoint path)
   PackedWeights weights_;           // the GEMM's B: shared by the Session's plans when constant
   const float* packedB_ = nullptr;  // weights_ of this run
-  AlignedFloats gathered_;
-  AlignedFloats col_;
 };
 
 std::unique_ptr<Execution> create(Backend* b, const Node& node, const Tensors& inputs, const Tensors&) {
