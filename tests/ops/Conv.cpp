@@ -256,7 +256,8 @@ TEST(ConvOp, Winograd3x3) {
 // a multiple of 4, windows from 1x3 to 11x11 (a style-transfer net's last 9x9 into RGB) with
 // one-sided and no padding, a window taller
 // than x, rows wide enough for several 24-point register tiles and planes tall enough for
-// several bands (and a tile crossing rows, and the band's last tile past its end), batch 3.
+// several bands (and a tile crossing rows, and the band's last tile past its end), batch 3;
+// grouped convs whose groups are whole 4-channel blocks; stride 2.
 TEST(ConvOp, FewOutputs) {
   const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
   const Window valid = {{3, 3}, {1, 1}, {1, 1}, {0, 0}, {0, 0}};
@@ -278,6 +279,21 @@ TEST(ConvOp, FewOutputs) {
   runConvCase({{1, 32, 6, 50}, 10, 1, k3, true}, seed++);
   runConvCase({{1, 16, 40, 7}, 12, 1, k3, false}, seed++);
   runConvCase({{1, 7, 1, 1}, 9, 1, k3, true}, seed++);  // one pixel, every tap but one in the padding
+  // Groups of whole blocks (ResNeXt's 3x3 convs): 4, 8 and 16 outputs a group from 4-16
+  // channels, batch 2, tasks split over groups, bands and blocks.
+  runConvCase({{2, 32, 13, 17}, 32, 8, k3, true}, seed++);
+  runConvCase({{1, 64, 9, 30}, 64, 4, k3, false}, seed++);
+  runConvCase({{1, 24, 7, 9}, 16, 2, {{5, 5}, {1, 1}, {1, 1}, {2, 1}, {2, 3}}, true}, seed++);
+  runConvCase({{2, 8, 20, 6}, 32, 2, valid, true}, seed++);
+  // Stride 2 (four phase planes a channel): odd and even sizes and left pads (which parity a
+  // pixel's column takes), rows wide enough for the 8-pixel split and its tail, a 5x5 and a
+  // 2x2 window, one group and groups (ResNeXt's stage transitions).
+  const Window s2 = {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}};
+  runConvCase({{2, 16, 27, 35}, 7, 1, s2, true}, seed++);
+  runConvCase({{1, 64, 28, 28}, 64, 8, s2, false}, seed++);
+  runConvCase({{1, 32, 14, 23}, 32, 2, {{5, 5}, {2, 2}, {1, 1}, {2, 1}, {1, 2}}, true}, seed++);
+  runConvCase({{2, 12, 9, 10}, 12, 3, {{2, 2}, {2, 2}, {1, 1}, {0, 0}, {0, 0}}, true}, seed++);
+  runConvCase({{1, 6, 5, 3}, 4, 1, {{3, 3}, {2, 2}, {1, 1}, {0, 2}, {1, 0}}, true}, seed++);
   // A 0-wide x under auto_pad SAME: an empty y of the right shape (the kernel itself refuses
   // empty planes, whose padded grid would be 0 wide).
   Attributes same;
