@@ -11,9 +11,7 @@
 namespace tessera {
 namespace {
 
-// A task's gathered A stays about this size (L2), however many taps and channels a phase has.
-constexpr int64_t kTileFloats = 24 << 10;
-constexpr int64_t kMaxTileRows = 96;
+constexpr int64_t kTileRows = 96;  // outputs a task (Conv's tile: B is read once per tile)
 
 // Along one axis: the taps of the phase whose first output is `first`, each with its input
 // offset (input = grid index + offset).
@@ -65,8 +63,7 @@ void ConvTransposePhases::plan(PackedConstants& cache, int threads, const ConvSh
         p.K = static_cast<int64_t>(p.taps.size()) * inPerGroup;
         p.packed = groupPacked_;
         groupPacked_ += gemmPackedBSize(p.K, outPerGroup);
-        p.rows = std::max<int64_t>(mr, std::min(kMaxTileRows, kTileFloats / std::max<int64_t>(p.K, 1)) / mr * mr);
-        p.rows = std::min(p.rows, outputs);
+        p.rows = std::min(kTileRows / mr * mr, outputs);
         scratch = std::max(scratch, p.rows * (p.K + outPerGroup));
         for (int64_t b = 0; b < outputs; b += p.rows)
           tasks_.push_back(Task{static_cast<int64_t>(phases_.size()), b, std::min(p.rows, outputs - b)});
