@@ -122,6 +122,12 @@ TEST(Binary, LargeSameShapeRunsThreaded) {
   checkOp("Add", {a, b}, [](double x, double y) { return x + y; });
   checkOp("Mul", {a, bias}, [](double x, double y) { return x * y; });
   checkOp("Pow", {a, test::tensorFrom({}, {2.f})}, [](double x, double y) { return x * x; });
+  // x^3 by multiplies (GELU's tanh form), negative bases included, the exponent a scalar or a
+  // one-element tensor; x^3.5 still through powf (on |x|: a negative base gives NaN).
+  checkOp("Pow", {a, test::tensorFrom({}, {3.f})}, [](double x, double) { return x * x * x; });
+  checkOp("Pow", {a, test::tensorFrom({1}, {3.f})}, [](double x, double y) { return std::pow(x, y); });
+  const Tensor positive = randomTensor({2, 13, 33, 35}, 24, 0.1f, 2.f);
+  checkOp("Pow", {positive, test::tensorFrom({}, {3.5f})}, [](double x, double y) { return std::pow(x, y); });
 }
 
 TEST(Binary, IntegerTypes) {

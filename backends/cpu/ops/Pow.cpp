@@ -84,11 +84,17 @@ class CpuPow final : public Execution {
     const Tensor& e = *inputs[1];
     Tensor& y = *outputs[0];
     ThreadPool& pool = cpuPool(*this);
-    // x^2 is common (LayerNorm, variance): a multiply is far cheaper than powf.
-    if (x.dtype() == DataType::kF32 && e.elementCount() == 1 && scalarValue(e) == 2.0) {
+    // x^2 is common (LayerNorm, variance), x^3 too (GELU's tanh form, x + 0.044715 x^3, as
+    // GPT-2 and BERT exports write it): multiplies are far cheaper than powf (x^3 over
+    // 256 x 3072 floats: 5.4 -> 0.2 ms, 2 threads), and within an ulp or two of it.
+    const double scalarExponent = x.dtype() == DataType::kF32 && e.elementCount() == 1 ? scalarValue(e) : 0.0;
+    if (scalarExponent == 2.0 || scalarExponent == 3.0) {
       const float* px = x.data<float>();
       // The exponent operand is a single element (offset 0): pass x there, it is ignored.
-      runBinaryPlan(pool, plan_, px, px, y.data<float>(), [](float a, float) { return a * a; });
+      if (scalarExponent == 2.0)
+        runBinaryPlan(pool, plan_, px, px, y.data<float>(), [](float a, float) { return a * a; });
+      else
+        runBinaryPlan(pool, plan_, px, px, y.data<float>(), [](float a, float) { return a * a * a; });
       return Status::ok();
     }
     dispatchElement(x.dtype(), [&](auto baseTag) {
