@@ -32,6 +32,8 @@ Status FusedActivation::parse(const Node& node, FusedActivation* out, const std:
     a.alpha = param(0, 1.f);
   } else if (name == "Gelu") {
     a.kind = kGelu;
+  } else if (name == "GeluTanh") {
+    a.kind = kGeluTanh;
   } else {
     return Status::unsupported(node.label() + ": fused activation '" + name + "' is not supported");
   }

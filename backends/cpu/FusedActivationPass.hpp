@@ -65,6 +65,7 @@ inline void applyActivationKind(const FusedActivation& a, float* y, int64_t coun
     case FusedActivation::kSigmoid: return vectorisedRange(y, count, stride, vectorSigmoid);
     case FusedActivation::kSwish: return swishRange(y, count, stride, alpha);
     case FusedActivation::kGelu: return vectorisedRange(y, count, stride, vectorGelu);
+    case FusedActivation::kGeluTanh: return vectorisedRange(y, count, stride, vectorGeluTanh);
     default: return activateRange(y, count, stride, [&a](float v) { return a.activate(v); });
   }
 }

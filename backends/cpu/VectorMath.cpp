@@ -273,6 +273,11 @@ TESSERA_VM_OP(TanhOp, VecMath<L>::tanh(x))
 TESSERA_VM_OP(ErfOp, VecMath<L>::erf(x))
 TESSERA_VM_OP(SoftplusOp, VecMath<L>::softplus(x))
 TESSERA_VM_OP(GeluOp, x * VecMath<L>::splat(0.5f) * (VecMath<L>::splat(1.f) + VecMath<L>::erf(x * VecMath<L>::splat(0.70710678f))))
+// GELU's tanh form: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+TESSERA_VM_OP(GeluTanhOp, x * VecMath<L>::splat(0.5f) *
+                              (VecMath<L>::splat(1.f) +
+                               VecMath<L>::tanh((x + x * x * x * VecMath<L>::splat(0.044715f)) *
+                                                VecMath<L>::splat(0.7978845608f))))
 #undef TESSERA_VM_OP
 
 struct EluOp {
@@ -606,6 +611,7 @@ void vectorSigmoid(const float* x, float* y, int64_t n) { map(x, y, n, SigmoidOp
 void vectorTanh(const float* x, float* y, int64_t n) { map(x, y, n, TanhOp{}); }
 void vectorErf(const float* x, float* y, int64_t n) { map(x, y, n, ErfOp{}); }
 void vectorGelu(const float* x, float* y, int64_t n) { map(x, y, n, GeluOp{}); }
+void vectorGeluTanh(const float* x, float* y, int64_t n) { map(x, y, n, GeluTanhOp{}); }
 void vectorSoftplus(const float* x, float* y, int64_t n) { map(x, y, n, SoftplusOp{}); }
 void vectorElu(const float* x, float* y, int64_t n, float alpha) { map(x, y, n, EluOp{alpha}); }
 void vectorSelu(const float* x, float* y, int64_t n, float alpha, float gamma) {

@@ -19,6 +19,7 @@ void vectorTanh(const float* x, float* y, int64_t n);
 void vectorErf(const float* x, float* y, int64_t n);
 void vectorSoftplus(const float* x, float* y, int64_t n);  // log(1 + exp(x)), for any x
 void vectorGelu(const float* x, float* y, int64_t n);      // x/2 (1 + erf(x / sqrt 2)) in one pass
+void vectorGeluTanh(const float* x, float* y, int64_t n);  // x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
 void vectorSwish(const float* x, float* y, int64_t n, float alpha);  // x sigmoid(alpha x) in one pass
 
 // The ONNX activations built on expm1 (x <= 0 side), same attributes as the ops.

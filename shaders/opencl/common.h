@@ -45,6 +45,7 @@ inline float4 activate_code4(int code, float4 v, float a, float b) {
   if (code == 6) return v * clamp(v / 6.f + 0.5f, 0.f, 1.f);
   if (code == 7) return v / (1.f + exp(-a * v));
   if (code == 8) return 0.5f * v * (1.f + erf(v * 0.70710678f));
+  if (code == 9) return 0.5f * v * (1.f + tanh((v + 0.044715f * v * v * v) * 0.7978845608f));
   return v;
 }
 // The build's fused activation: its constants fold the choice away.

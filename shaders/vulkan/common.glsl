@@ -123,6 +123,13 @@ float erfApprox(float v) {  // Abramowitz-Stegun 7.1.26, |error| < 1.5e-7
   return s * (1.0 - p * exp(-a * a));
 }
 
+// tanh for any x: (1 - e^-2|x|) / (1 + e^-2|x|) with x's sign. GLSL's tanh may be computed
+// from e^2x, which overflows to inf / inf = NaN for large |x| on some drivers.
+float tanhSafe(float v) {
+  float e = exp(-2.0 * abs(v));
+  return sign(v) * (1.0 - e) / (1.0 + e);
+}
+
 // Fused activations: the codes are FusedActivation::Kind's (ops/FusedActivation.hpp).
 float activate(int code, float v, float a, float b) {
   if (code == 1) return max(v, 0.0);
@@ -133,6 +140,7 @@ float activate(int code, float v, float a, float b) {
   if (code == 6) return v * clamp(v / 6.0 + 0.5, 0.0, 1.0);
   if (code == 7) return v / (1.0 + exp(-a * v));
   if (code == 8) return 0.5 * v * (1.0 + erfApprox(v * 0.70710678));
+  if (code == 9) return 0.5 * v * (1.0 + tanhSafe((v + 0.044715 * v * v * v) * 0.7978845608));
   return v;
 }
 vec4 activate4(int code, vec4 v, float a, float b) {

@@ -42,11 +42,6 @@ shared float own[MAX_H];  // LSTM: c; GRU: z of this step (each unit's own invoc
 shared float rh[MAX_H];  // r (.) h_{t-1} (without linear_before_reset)
 #endif
 
-float tanhSafe(float v) {  // GLSL's tanh overflows to NaN on some drivers for large |v|
-  float e = exp(-2.0 * abs(v));
-  return sign(v) * (1.0 - e) / (1.0 + e);
-}
-
 // Activation function f (RecurrentActivation::Kind's codes, alpha and beta from P).
 float act(int f, float v) {
   float a = pfloat(7 + f), b = pfloat(13 + f);

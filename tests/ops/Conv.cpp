@@ -438,6 +438,9 @@ TEST(ConvOp, FusedActivationWithoutSum) {
       {"Clip", {-0.5f, 0.75f}, [](float v, const std::vector<float>& p) { return std::max(p[0], std::min(p[1], v)); }},
       {"HardSwish", {}, [](float v, const std::vector<float>&) { return v * std::max(0.f, std::min(1.f, v / 6.f + 0.5f)); }},
       {"Gelu", {}, [](float v, const std::vector<float>&) { return static_cast<float>(0.5 * v * (1 + std::erf(v / std::sqrt(2.0)))); }},
+      {"GeluTanh", {}, [](float v, const std::vector<float>&) {
+         return static_cast<float>(0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))));
+       }},
   };
   const Window k3 = {{3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
   const Window s2 = {{3, 3}, {2, 2}, {1, 1}, {1, 1}, {1, 1}};

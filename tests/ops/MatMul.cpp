@@ -96,13 +96,16 @@ TEST(MatMulOp, FusedActivationAfterTheBiasOnEveryBackend) {
                         {{3, 13}, {13, 9}, "Relu", {}, false},
                         {{1, 300}, {300, 3}, "HardSigmoid", {0.2f, 0.5f}, true},  // few outputs, long K
                         {{1, 300}, {300, 3}, "Sigmoid", {}, false},
-                        {{2, 9, 70}, {70, 33}, "Gelu", {}, true}};
+                        {{2, 9, 70}, {70, 33}, "Gelu", {}, true},
+                        {{2, 9, 70}, {70, 33}, "GeluTanh", {}, true}};
   // The activations written out here, not taken from the library.
   auto activate = [](const Case& c, float v) {
     if (c.act == "Swish") return v / (1.f + std::exp(-c.params[0] * v));
     if (c.act == "Relu") return std::max(v, 0.f);
     if (c.act == "HardSigmoid") return std::min(1.f, std::max(0.f, c.params[0] * v + c.params[1]));
     if (c.act == "Gelu") return static_cast<float>(0.5 * v * (1 + std::erf(v / std::sqrt(2.0))));
+    if (c.act == "GeluTanh")
+      return static_cast<float>(0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))));
     return 1.f / (1.f + std::exp(-v));  // Sigmoid
   };
   uint32_t seed = 40;

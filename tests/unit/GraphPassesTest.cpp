@@ -622,6 +622,51 @@ TEST(FuseConvGelu, EveryWrittenFormAfterAMatMulOrAConv) {
   }
 }
 
+// GELU's tanh form as GPT-2's and BERT's Hugging Face exports (gelu_new) and PyTorch's
+// gelu(approximate="tanh") write it: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), the cube
+// as Pow(x, 3) or x * (x * x), operands in either order, the half before or after; it becomes
+// the MatMul's fused activation GeluTanh. A chain with another cubic coefficient, or whose x
+// is read elsewhere, stays.
+TEST(FuseConvGelu, TanhFormAfterAMatMul) {
+  for (int form = 0; form < 4; ++form) {
+    GraphBuilder g;
+    g.input("x", DataType::kF32, {2, 5, 7});
+    const std::string x = g.op1("Add", {g.op1("MatMul", {"x", g.constant("w", randomTensor({7, 6}, 1))}),
+                                        g.constant("b", randomTensor({6}, 2))});
+    const std::string cube = form % 2 ? g.op1("Mul", {x, g.op1("Mul", {x, x})})
+                                      : g.op1("Pow", {x, g.constant("three", filled({}, 3.f))});
+    const std::string k = g.constant("k", filled({}, 0.044715f));
+    const std::string sum = form < 2 ? g.op1("Add", {x, g.op1("Mul", {cube, k})}) : g.op1("Add", {g.op1("Mul", {k, cube}), x});
+    const std::string t = g.op1("Tanh", {g.op1("Mul", {g.constant("c", filled({}, 0.7978845608f)), sum})});
+    const std::string onePlus = g.op1("Add", {g.constant("one", filled({}, 1.f)), t});
+    const std::string half = g.constant("half", filled({}, 0.5f));
+    if (form < 2)
+      g.output(g.op1("Mul", {g.op1("Mul", {half, x}), onePlus}));
+    else
+      g.output(g.op1("Mul", {g.op1("Mul", {x, onePlus}), half}));
+    const std::string what = "tanh form " + std::to_string(form);
+    expectSameAfter(*build(g), [&](Graph* graph) {
+      EXPECT_EQ(fuseMatMulBias(graph), 1) << what;
+      EXPECT_EQ(fuseConvGelu(graph), 1) << what;
+      ASSERT_EQ(graph->nodes.size(), 1u) << what;
+      EXPECT_EQ(graph->nodes[0].attrs.getString("activation", ""), "GeluTanh") << what;
+    }, 1, what);
+  }
+  for (int bad = 0; bad < 2; ++bad) {
+    GraphBuilder g;
+    g.input("x", DataType::kF32, {2, 5, 7});
+    const std::string x = g.op1("MatMul", {"x", g.constant("w", randomTensor({7, 6}, 1))});
+    const std::string cube = g.op1("Pow", {x, g.constant("three", filled({}, 3.f))});
+    const std::string sum = g.op1("Add", {x, g.op1("Mul", {cube, g.constant("k", filled({}, bad ? 0.044715f : 0.05f))})});
+    const std::string t = g.op1("Tanh", {g.op1("Mul", {sum, g.constant("c", filled({}, 0.7978845608f))})});
+    g.output(g.op1("Mul", {g.op1("Mul", {x, g.op1("Add", {t, g.constant("one", filled({}, 1.f))})}),
+                           g.constant("half", filled({}, 0.5f))}));
+    if (bad) g.output(x);  // x read elsewhere
+    const auto graph = build(g);
+    EXPECT_EQ(fuseConvGelu(graph.get()), 0) << (bad ? "x shared" : "0.05 x^3");
+  }
+}
+
 TEST(FuseConvGelu, LeavesSharedValuesOtherConstantsAndFusedActivations) {
   GraphBuilder g;
   g.input("x", DataType::kF32, {1, 3, 4, 4});
@@ -893,12 +938,17 @@ TEST(FuseMatMulScale, ScaledProductsBecomeAlpha) {
   g.output(g.op1("Mul", {scores, g.constant("s", filled({}, 0.125f))}));
   const std::string p = g.op1("MatMul", {g.op1("Relu", {"x"}), g.constant("w", randomTensor({7, 4}, 1))});
   g.output(g.op1("Mul", {g.constant("k", filled({1}, -2.5f)), p}));
+  // Divided: GPT-2's scores / sqrt(d), and an operand divided before the product.
+  const std::string gpt = g.op1("MatMul", {g.op1("Relu", {"x"}), g.op1("Transpose", {"x"}, swap)});
+  g.output(g.op1("Div", {gpt, g.constant("d", filled({}, 8.f))}));
+  g.output(g.op1("MatMul", {g.op1("Div", {g.op1("Relu", {"x"}), g.constant("e", filled({}, 3.f))}),
+                            g.constant("v", randomTensor({7, 4}, 3))}));
   expectSameAfter(*build(g), [&](Graph* graph) {
-    EXPECT_EQ(fuseMatMulScale(graph), 2);
+    EXPECT_EQ(fuseMatMulScale(graph), 4);
     int scaled = 0;
     for (const Node& n : graph->nodes) scaled += n.opType == "MatMul" && n.attrs.has("alpha");
-    EXPECT_EQ(scaled, 2);
-  }, 5, "(q @ k^T) * s, k * (A @ W)");
+    EXPECT_EQ(scaled, 4);
+  }, 10, "(q @ k^T) * s, k * (A @ W), (q @ k^T) / 8, (A / 3) @ V");
 }
 
 TEST(FuseMatMulScale, LeavesTensorScalesSharedProductsAndOtherOps) {
@@ -917,6 +967,8 @@ TEST(FuseMatMulScale, LeavesTensorScalesSharedProductsAndOtherOps) {
   g.output(g.op1("Mul", {g.op1("MatMul", {"x", w}), g.constant("c", randomTensor({4}, 3))}));  // per-column scale
   g.output(g.op1("Mul", {g.op1("Add", {g.op1("MatMul", {"x", w}), g.constant("b", randomTensor({4}, 4))}),
                          g.constant("q", filled({}, 2.f))}));  // a product with a bias, once FuseMatMulBias ran
+  g.output(g.op1("Div", {g.constant("n", filled({}, 2.f)), g.op1("MatMul", {"x", w})}));  // k / product
+  g.output(g.op1("Div", {g.op1("MatMul", {"x", w}), g.constant("z", filled({}, 0.f))}));  // divided by 0
   Graph changed = *build(g);
   fuseMatMulBias(&changed);
   EXPECT_EQ(fuseMatMulScale(&changed), 0);

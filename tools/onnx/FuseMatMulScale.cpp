@@ -1,5 +1,7 @@
 #include "tools/onnx/FuseMatMulScale.hpp"
 
+#include <cmath>
+
 #include "ops/MatMul.hpp"
 #include "tools/onnx/GraphPass.hpp"
 
@@ -12,6 +14,16 @@ bool scalarConstant(const Graph& g, const std::string& name, float* k) {
   const Tensor* t = pass::f32Initializer(g, name);
   if (!t || t->elementCount() != 1 || t->rank() > 1) return false;
   *k = t->data<float>()[0];
+  return true;
+}
+
+// What a scaling node multiplies its other operand by: Mul(x, k) or Mul(k, x) k, Div(x, k)
+// 1 / k (k finite and not 0); `side` is k's input. False for anything else.
+bool scaleOf(const Graph& g, const Node& n, int side, float* k) {
+  if (pass::isOp(n, "Mul", 2)) return scalarConstant(g, n.inputs[side], k);
+  if (!pass::isOp(n, "Div", 2) || side != 1 || !scalarConstant(g, n.inputs[1], k)) return false;
+  if (*k == 0.f || !std::isfinite(*k)) return false;
+  *k = 1.f / *k;
   return true;
 }
 
@@ -32,10 +44,9 @@ int fuseMatMulScale(Graph* graph) {
       auto p = made.find(mm.inputs[operand]);
       if (p == made.end() || removed[p->second] || !pass::readOnce(uses, mm.inputs[operand])) continue;
       const Node& mul = g.nodes[p->second];
-      if (!pass::isOp(mul, "Mul", 2)) continue;
       for (int side = 0; side < 2; ++side) {
         float k;
-        if (!scalarConstant(g, mul.inputs[side], &k)) continue;
+        if (!scaleOf(g, mul, side, &k)) continue;
         mm.attrs.setFloat("alpha", matMulAlpha(mm) * k);
         mm.inputs[operand] = mul.inputs[1 - side];
         scales.insert(mul.inputs[side]);
@@ -48,11 +59,11 @@ int fuseMatMulScale(Graph* graph) {
     // there is no bias (alpha would leave it unscaled) and no activation yet.
     if (mm.inputs.size() != 2 || mm.outputs.size() != 1 || mm.attrs.has("activation")) continue;
     const long r = pass::soleReader(uses, readers, mm.outputs[0]);
-    if (r < 0 || removed[r] || !pass::isOp(g.nodes[r], "Mul", 2)) continue;
+    if (r < 0 || removed[r]) continue;
     const Node& mul = g.nodes[r];
     const int side = mul.inputs[0] == mm.outputs[0] ? 1 : 0;
     float k;
-    if (mul.inputs[1 - side] != mm.outputs[0] || !scalarConstant(g, mul.inputs[side], &k)) continue;
+    if (mul.inputs.size() != 2 || mul.inputs[1 - side] != mm.outputs[0] || !scaleOf(g, mul, side, &k)) continue;
     mm.attrs.setFloat("alpha", matMulAlpha(mm) * k);
     mm.outputs[0] = mul.outputs[0];
     scales.insert(mul.inputs[side]);

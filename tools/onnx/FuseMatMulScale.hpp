@@ -1,6 +1,8 @@
 // Graph pass: a MatMul operand scaled by a scalar constant, MatMul(x * k, B) or MatMul(A, x * k)
 // (an attention's q * (1 / sqrt(d)); PP-OCRv4 rec has two), or the product itself,
-// MatMul(A, B) * k (the scores scaled after q @ k^T, as BERT and ViT exports write it),
+// MatMul(A, B) * k (the scores scaled after q @ k^T, as BERT and ViT exports write it), or
+// divided by one, x / k (GPT-2's scores / sqrt(d): alpha takes 1 / k, within an ulp of the
+// division),
 // becomes MatMul(x, B) or MatMul(A, B) with alpha multiplied by k (ops/MatMul.hpp; not ONNX):
 // the product is linear in each operand, so only rounding differs, and the Mul's dispatch and
 // pass go.
