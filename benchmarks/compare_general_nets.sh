@@ -36,4 +36,5 @@ exec "$ROOT/tests/models/bench_paddleocr.sh" --runs 15 --warmup 3 --rounds 3 "$@
   --case "resnext_224 resnext_224.onnx 1x3x224x224" \
   --case "convnext_224 convnext_224.onnx 1x3x224x224" \
   --case "unet_256 unet_256.onnx 1x3x256x256" \
-  --case "wav2vec_features_16000 wav2vec_features_16000.onnx 1x1x16000"
+  --case "wav2vec_features_16000 wav2vec_features_16000.onnx 1x1x16000" \
+  --case "gpt2_256x768 gpt2_256x768.onnx 1x256x768"

@@ -51,6 +51,10 @@ must be general"), with random weights, as ONNX files into a folder:
   wav2vec_features_16000.onnx a wav2vec2-style feature encoder on a second of 16 kHz audio:
                               seven 1-D convs of 512 channels (kernel 10 stride 5, then 3 and 2
                               with stride 2), ReLU
+  gpt2_256x768.onnx           GPT-2-small-shaped decoder layers, 2 of them, on a 256-token
+                              prompt, as Hugging Face exports them: pre-LayerNormalization, one
+                              QKV MatMul and a Split, scores / sqrt(64) plus a causal mask,
+                              GELU's tanh form written out with Pow(x, 3)
 
 Only the shapes and the op mix matter for timing; the weights are seeded, so every run
 writes the same files. Used by benchmarks/compare_general_nets.sh.
@@ -450,6 +454,43 @@ def wav2vec_features(path, samples):
     n.save(path, [1, 1, samples], [y])
 
 
+def gpt2(path, tokens, width=768, heads=12, layers=2):
+    n = Net()
+    head = width // heads
+
+    def const(a, prefix="k"):
+        return n.constant(np.asarray(a, np.float32), prefix)
+
+    def shape(dims):
+        return n.constant(np.array(dims, np.int64), "shape")
+
+    def norm(y):
+        return n.op("LayerNormalization", [y, const(np.ones(width), "scale"), const(np.zeros(width), "b")], axis=-1,
+                    epsilon=1e-5)
+
+    def linear(y, cin, cout):
+        return n.op("Add", [n.op("MatMul", [y, const(n.rng.normal(0, 0.02, (cin, cout)), "w")]),
+                            const(np.zeros(cout), "b")])
+
+    def split_heads(y):
+        return n.op("Transpose", [n.op("Reshape", [y, shape([1, tokens, heads, head])])], perm=[0, 2, 1, 3])
+
+    mask = np.triu(np.full((tokens, tokens), -1e9, np.float32), 1)  # no token sees a later one
+    x = "x"
+    for _ in range(layers):
+        q, k, v = (split_heads(t) for t in n.nodes_split(linear(norm(x), width, 3 * width), [width] * 3, axis=2))
+        scores = n.op("Div", [n.op("MatMul", [q, n.op("Transpose", [k], perm=[0, 1, 3, 2])]), const(np.sqrt(head))])
+        p = n.op("Softmax", [n.op("Add", [scores, const(mask, "mask")])], axis=-1)
+        a = n.op("Reshape", [n.op("Transpose", [n.op("MatMul", [p, v])], perm=[0, 2, 1, 3]), shape([1, tokens, width])])
+        x = n.op("Add", [x, linear(a, width, width)])
+        h = linear(norm(x), width, 4 * width)
+        cube = n.op("Mul", [n.op("Pow", [h, const(3.0)]), const(0.044715)])
+        t = n.op("Tanh", [n.op("Mul", [n.op("Add", [h, cube]), const(np.sqrt(2 / np.pi))])])
+        h = n.op("Mul", [n.op("Mul", [h, const(0.5)]), n.op("Add", [t, const(1.0)])])
+        x = n.op("Add", [x, linear(h, 4 * width, width)])
+    n.save(path, [1, tokens, width], [norm(x)])
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: general_nets.py OUT_DIR")
@@ -477,6 +518,7 @@ def main():
     convnext(os.path.join(out, "convnext_224.onnx"), 224)
     unet(os.path.join(out, "unet_256.onnx"), 256)
     wav2vec_features(os.path.join(out, "wav2vec_features_16000.onnx"), 16000)
+    gpt2(os.path.join(out, "gpt2_256x768.onnx"), 256)
 
 
 if __name__ == "__main__":
