@@ -50,8 +50,6 @@ void ConvTransposePhases::plan(PackedConstants& cache, int threads, const ConvSh
           p.count[d] = first[d] < window.output[d] ? (window.output[d] - first[d] + window.stride[d] - 1) / window.stride[d] : 0;
           axis[d] = axisTaps(window, d, first[d]);
         }
-        const int64_t outputs = p.count[0] * p.count[1] * p.count[2];
-        if (outputs == 0) continue;
         for (const auto& [kd, od] : axis[0])
           for (const auto& [kh, oh] : axis[1])
             for (const auto& [kw, ow] : axis[2]) {
@@ -60,13 +58,17 @@ void ConvTransposePhases::plan(PackedConstants& cache, int threads, const ConvSh
               t.offset[0] = od, t.offset[1] = oh, t.offset[2] = ow;
               p.taps.push_back(t);
             }
+        // Every phase is packed, outputs or not: the packing is shared by the Session's plans
+        // (its key names the window, not the output's size), and a small output reaches
+        // only some phases.
         p.K = static_cast<int64_t>(p.taps.size()) * inPerGroup;
         p.packed = groupPacked_;
         groupPacked_ += gemmPackedBSize(p.K, outPerGroup);
-        p.rows = std::min(kTileRows / mr * mr, outputs);
-        scratch = std::max(scratch, p.rows * (p.K + outPerGroup));
-        for (int64_t b = 0; b < outputs; b += p.rows)
-          tasks_.push_back(Task{static_cast<int64_t>(phases_.size()), b, std::min(p.rows, outputs - b)});
+        const int64_t outputs = p.count[0] * p.count[1] * p.count[2];
+        const int64_t rows = std::min(kTileRows / mr * mr, outputs);
+        scratch = std::max(scratch, rows * (p.K + outPerGroup));
+        for (int64_t b = 0; b < outputs; b += rows)
+          tasks_.push_back(Task{static_cast<int64_t>(phases_.size()), b, std::min(rows, outputs - b)});
         phases_.push_back(std::move(p));
       }
   const int64_t allTasks = c.batch * c.group * static_cast<int64_t>(tasks_.size());

@@ -45,7 +45,6 @@ class ConvTransposePhases {
     std::vector<Tap> taps;
     int64_t K = 0;       // taps x input channels of a group
     int64_t packed = 0;  // floats into a group's packed B
-    int64_t rows = 0;    // outputs per task
   };
   struct Task {
     int64_t phase = 0, begin = 0, rows = 0;  // outputs [begin, begin + rows) of the phase

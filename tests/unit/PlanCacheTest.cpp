@@ -114,6 +114,32 @@ TEST(PlanCache, ConstantWeightsArePackedOncePerSession) {
   }
 }
 
+// A ConvTranspose whose taps overlap (ConvTransposePhases: a GEMM per output phase) packs
+// its weights once for every shape: a 1x1 input gives a 1x1 output, which no odd phase
+// reaches, and the larger shapes after it need every phase's weights from that packing.
+TEST(PlanCache, ConvTransposePhasesShareOnePackingAcrossShapes) {
+  GraphBuilder gb;
+  const std::string x = gb.input("x", DataType::kF32, {1, 6, -1, -1});
+  Attributes a;
+  a.setInts("kernel_shape", {3, 3});
+  a.setInts("strides", {2, 2});
+  a.setInts("pads", {1, 1, 1, 1});
+  gb.output(gb.op1("ConvTranspose", {x, gb.constant("w", randomTensor({6, 5, 3, 3}, 7)),
+                                     gb.constant("b", randomTensor({5}, 8))}, a));
+  std::shared_ptr<Graph> g;
+  ASSERT_TRUE(gb.build(&g).isOk());
+  const std::vector<Tensor> xs = {randomTensor({1, 6, 1, 1}, 1), randomTensor({1, 6, 4, 5}, 2),
+                                  randomTensor({1, 6, 1, 3}, 3)};
+  std::unique_ptr<Session> s;
+  ASSERT_TRUE(Session::create(g, SessionOptions{}, &s).isOk());
+  for (const Tensor& xi : xs) {
+    std::map<std::string, Tensor> outs;
+    ASSERT_TRUE(s->run({{"x", xi}}, &outs).isOk());
+    expectClose(outs.begin()->second, runOnce(g, xi), 0, 0, "shape " + shapeToString(xi.shape()));
+  }
+  EXPECT_EQ(s->planCache().weightPackings, 1u);
+}
+
 // Weights folded at planning (here Transpose of an initializer) are new tensors in every
 // plan: their packings are dropped with the plans, so ever new shapes do not grow the
 // Session.
