@@ -43,30 +43,30 @@ int fuseMatMulScale(Graph* graph) {
     for (size_t operand = 0; operand < 2; ++operand) {
       auto p = made.find(mm.inputs[operand]);
       if (p == made.end() || removed[p->second] || !pass::readOnce(uses, mm.inputs[operand])) continue;
-      const Node& mul = g.nodes[p->second];
+      const Node& scaling = g.nodes[p->second];
       for (int side = 0; side < 2; ++side) {
         float k;
-        if (!scaleOf(g, mul, side, &k)) continue;
+        if (!scaleOf(g, scaling, side, &k)) continue;
         mm.attrs.setFloat("alpha", matMulAlpha(mm) * k);
-        mm.inputs[operand] = mul.inputs[1 - side];
-        scales.insert(mul.inputs[side]);
+        mm.inputs[operand] = scaling.inputs[1 - side];
+        scales.insert(scaling.inputs[side]);
         removed[p->second] = true;
         ++count;
         break;
       }
     }
-    // The product scaled, (A @ B) * k (an attention's scores scaled after the product), when
+    // The product scaled, (A @ B) * k or / k (an attention's scores scaled after the product), when
     // there is no bias (alpha would leave it unscaled) and no activation yet.
     if (mm.inputs.size() != 2 || mm.outputs.size() != 1 || mm.attrs.has("activation")) continue;
     const long r = pass::soleReader(uses, readers, mm.outputs[0]);
     if (r < 0 || removed[r]) continue;
-    const Node& mul = g.nodes[r];
-    const int side = mul.inputs[0] == mm.outputs[0] ? 1 : 0;
+    const Node& scaling = g.nodes[r];
+    const int side = scaling.inputs[0] == mm.outputs[0] ? 1 : 0;
     float k;
-    if (mul.inputs.size() != 2 || mul.inputs[1 - side] != mm.outputs[0] || !scaleOf(g, mul, side, &k)) continue;
+    if (scaling.inputs.size() != 2 || scaling.inputs[1 - side] != mm.outputs[0] || !scaleOf(g, scaling, side, &k)) continue;
     mm.attrs.setFloat("alpha", matMulAlpha(mm) * k);
-    mm.outputs[0] = mul.outputs[0];
-    scales.insert(mul.inputs[side]);
+    mm.outputs[0] = scaling.outputs[0];
+    scales.insert(scaling.inputs[side]);
     removed[r] = true;
     ++count;
   }
